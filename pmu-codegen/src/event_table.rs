@@ -8,14 +8,15 @@
 //! with the definitions.
 
 use super::util::lit_u32;
-use pmu_defs::model::{Alternative, Event};
+use pmu_defs::model::{Alternative, CounterSet, Event};
 use proc_macro2::TokenStream;
 use quote::quote;
 use std::fmt::Write as _;
 use std::str::FromStr;
 
 use pmu_vocab::record::{
-    self, ANY, DEPRECATED, EDGE, EQ, HAS_FIXED, HAS_MSR, INV, LEN as RECORD_LEN,
+    self, ANY, DEPRECATED, EDGE, EQ, HAS_FIXED, HAS_MSR, HAS_PDIST_COUNTERS, HAS_PEBS_COUNTERS,
+    INV, LEN as RECORD_LEN, TAKEN_ALONE,
 };
 
 /// The three literals of a table, as text: the records (`b"..."`), the names (`"..."`) and the
@@ -141,7 +142,29 @@ fn record(
         r[record::MSR_INDEX..record::MSR_INDEX + 4].copy_from_slice(&m.index.to_le_bytes());
         r[record::MSR_VALUE..record::MSR_VALUE + 8].copy_from_slice(&m.value.to_le_bytes());
     }
+    let mut flags2 = if e.taken_alone { TAKEN_ALONE } else { 0 };
+    let sets = [
+        (&e.pebs_counters, HAS_PEBS_COUNTERS, record::PEBS_GP, record::PEBS_FIXED),
+        (&e.pdist_counters, HAS_PDIST_COUNTERS, record::PDIST_GP, record::PDIST_FIXED),
+    ];
+    for (set, flag, gp_at, fixed_at) in sets {
+        if let Some(set) = set {
+            let (gp, fixed) = counter_masks(set).ok_or("a PEBS or PDist counter")?;
+            flags2 |= flag;
+            r[gp_at..gp_at + 4].copy_from_slice(&gp.to_le_bytes());
+            r[fixed_at] = fixed;
+        }
+    }
+    r[record::FLAGS2] = flags2;
     Ok(r)
+}
+
+/// A counter set as the record's bitmaps (general counters, fixed counters); `None` when a
+/// counter is past what they hold.
+pub(crate) fn counter_masks(set: &CounterSet) -> Option<(u32, u8)> {
+    let gp = set.general.iter().try_fold(0u32, |m, &c| Some(m | 1u32.checked_shl(c)?))?;
+    let fixed = set.fixed.iter().try_fold(0u8, |m, &c| Some(m | 1u8.checked_shl(c)?))?;
+    Some((gp, fixed))
 }
 
 /// `name` inside a string literal that continues lines (`\` at each line's end): escaped as

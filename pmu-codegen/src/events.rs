@@ -533,6 +533,20 @@ fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
     if e.deprecated {
         t = quote! { #t.with_deprecated(true) };
     }
+    if e.taken_alone {
+        t = quote! { #t.with_taken_alone(true) };
+    }
+    let sets = [
+        (&e.pebs_counters, quote!(with_pebs_counters)),
+        (&e.pdist_counters, quote!(with_pdist_counters)),
+    ];
+    for (set, with) in sets {
+        if let Some((gp, fixed)) = set.as_ref().and_then(super::event_table::counter_masks) {
+            let gp = TokenStream::from_str(&format!("{gp:#x}")).unwrap_or_default();
+            let fixed = TokenStream::from_str(&format!("{fixed:#x}")).unwrap_or_default();
+            t = quote! { #t.#with(#gp, #fixed) };
+        }
+    }
     t
 }
 

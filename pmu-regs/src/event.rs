@@ -64,6 +64,42 @@ pub struct EventDesc {
     pub pebs: u8,
     /// Intel marks the event deprecated (kept for old tools; prefer its replacement).
     pub deprecated: bool,
+    /// The event must count alone: while it counts, no other event may use a general-purpose
+    /// counter (Intel's `TakenAlone`; fixed counters stay free). The scheduler honours it.
+    pub taken_alone: bool,
+    /// The counters that may sample it with PEBS, when the definitions state them
+    /// (`pebs-counters:`).
+    pub pebs_counters: Option<CounterMask>,
+    /// The counters with precise distribution (PDist) for it, when the definitions state them
+    /// (`pdist-counters:`; stated and empty: none has it).
+    pub pdist_counters: Option<CounterMask>,
+    /// The precision asked for: 0 counting, 1 or 2 sampling with PEBS, 3 with precise
+    /// distribution (perf's `precise_ip`: modifiers `p`, `pp`, `ppp`). A request, not a fact
+    /// of the event: the definitions leave it 0, and the scheduler restricts a precise event
+    /// to the counters above ([`schedule`](crate::schedule)).
+    pub precise: u8,
+}
+
+/// A set of counters: general-purpose counter `n` is bit `n` of `gp`, fixed counter `n` bit
+/// `n` of `fixed`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct CounterMask {
+    /// General-purpose counters.
+    pub gp: u32,
+    /// Fixed counters.
+    pub fixed: u32,
+}
+
+impl CounterMask {
+    /// General-purpose counters `gp` and fixed counters `fixed`.
+    pub const fn new(gp: u32, fixed: u32) -> Self {
+        CounterMask { gp, fixed }
+    }
+
+    /// True when it holds no counter.
+    pub const fn is_empty(&self) -> bool {
+        self.gp == 0 && self.fixed == 0
+    }
 }
 
 impl EventDesc {
@@ -85,6 +121,10 @@ impl EventDesc {
             alternatives: &[],
             pebs: 0,
             deprecated: false,
+            taken_alone: false,
+            pebs_counters: None,
+            pdist_counters: None,
+            precise: 0,
         }
     }
 
@@ -157,6 +197,31 @@ impl EventDesc {
     /// The same event, marked deprecated.
     pub const fn with_deprecated(mut self, on: bool) -> Self {
         self.deprecated = on;
+        self
+    }
+
+    /// The same event, to be counted alone (see [`taken_alone`](Self::taken_alone)).
+    pub const fn with_taken_alone(mut self, on: bool) -> Self {
+        self.taken_alone = on;
+        self
+    }
+
+    /// The same event with the counters that may sample it with PEBS.
+    pub const fn with_pebs_counters(mut self, gp: u32, fixed: u32) -> Self {
+        self.pebs_counters = Some(CounterMask::new(gp, fixed));
+        self
+    }
+
+    /// The same event with the counters that have precise distribution for it.
+    pub const fn with_pdist_counters(mut self, gp: u32, fixed: u32) -> Self {
+        self.pdist_counters = Some(CounterMask::new(gp, fixed));
+        self
+    }
+
+    /// The same event, asking for precision `level` (0 counting; 1, 2 PEBS; 3 precise
+    /// distribution): see [`precise`](Self::precise).
+    pub const fn with_precise(mut self, level: u8) -> Self {
+        self.precise = level;
         self
     }
 
@@ -344,6 +409,10 @@ impl EventTable {
             alternatives: self.alternatives.split_at(alt_start).1.split_at(alt_len).0,
             pebs: r[record::PEBS],
             deprecated: flags & record::DEPRECATED != 0,
+            taken_alone: r[record::FLAGS2] & record::TAKEN_ALONE != 0,
+            pebs_counters: counter_mask(r, record::HAS_PEBS_COUNTERS, record::PEBS_GP),
+            pdist_counters: counter_mask(r, record::HAS_PDIST_COUNTERS, record::PDIST_GP),
+            precise: 0,
         }
     }
 
@@ -371,6 +440,16 @@ impl EventTable {
             next: 0,
         }
     }
+}
+
+/// The counter set at `at` (its general counters, then a byte of fixed ones), when the
+/// record's `flag` says it is stated.
+#[inline(always)]
+const fn counter_mask(r: &[u8], flag: u8, at: usize) -> Option<CounterMask> {
+    if r[record::FLAGS2] & flag == 0 {
+        return None;
+    }
+    Some(CounterMask::new(u32_at(r, at), r[at + 4] as u32))
 }
 
 #[inline(always)]

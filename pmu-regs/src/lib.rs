@@ -62,7 +62,7 @@ pub mod schedule;
 #[rustfmt::skip]
 mod generated;
 pub use event::{
-    EventAlt, EventDesc, EventMsr, EventRef, EventTable, EventTableIter, PlacementError,
+    CounterMask, EventAlt, EventDesc, EventMsr, EventRef, EventTable, EventTableIter, PlacementError,
 };
 pub use generated::*;
 

@@ -63,6 +63,9 @@ pub struct PerfConfig {
     pub exclude_user: bool,
     /// `perf_event_attr.exclude_kernel` (modifier `u` alone).
     pub exclude_kernel: bool,
+    /// `perf_event_attr.precise_ip` (modifiers `p`, `pp`, `ppp`): 0 counts, 1 and 2 sample
+    /// with PEBS, 3 with precise distribution.
+    pub precise: u8,
     /// The event's name, when it was given by name (for a generic event, the name of the
     /// generation's event with that encoding, if it has one).
     pub name: Option<&'static str>,
@@ -81,8 +84,8 @@ pub struct PerfConfig {
 impl PartialEq for PerfConfig {
     fn eq(&self, other: &Self) -> bool {
         (self.pmu, self.config, self.config1) == (other.pmu, other.config, other.config1)
-            && (self.exclude_user, self.exclude_kernel)
-                == (other.exclude_user, other.exclude_kernel)
+            && (self.exclude_user, self.exclude_kernel, self.precise)
+                == (other.exclude_user, other.exclude_kernel, other.precise)
     }
 }
 
@@ -369,6 +372,7 @@ fn resolve(ops: &Ops, cx: &Context, spec: &spell::Spec<'_>) -> Result<PerfConfig
     }
     config.exclude_user = !usr;
     config.exclude_kernel = !os;
+    config.precise = modifiers.precise.unwrap_or(0);
     Ok(config)
 }
 
@@ -718,6 +722,7 @@ fn config_of(pmu: &'static str, config: u64, config1: u64, spelling: Spelling) -
         config1,
         exclude_user: false,
         exclude_kernel: false,
+        precise: 0,
         name: None,
         generic: None,
         unprogrammed_msr: None,
@@ -726,7 +731,8 @@ fn config_of(pmu: &'static str, config: u64, config1: u64, spelling: Spelling) -
 }
 
 impl fmt::Display for PerfConfig {
-    /// The perf string: `pmu/terms/` and `u` or `k` when one level is excluded.
+    /// The perf string: `pmu/terms/`, then `u` or `k` when one level is excluded and a `p`
+    /// per level of precision.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}/", self.pmu)?;
         match self.spelling {
@@ -765,9 +771,13 @@ impl fmt::Display for PerfConfig {
         }
         f.write_str("/")?;
         match (self.exclude_user, self.exclude_kernel) {
-            (false, true) => f.write_str("u"),
-            (true, false) => f.write_str("k"),
-            _ => Ok(()),
+            (false, true) => f.write_str("u")?,
+            (true, false) => f.write_str("k")?,
+            _ => {}
         }
+        for _ in 0..self.precise {
+            f.write_str("p")?;
+        }
+        Ok(())
     }
 }

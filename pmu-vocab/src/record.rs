@@ -4,7 +4,7 @@
 //! per field); `pmu_regs::EventTable` reads them back.
 
 /// Bytes per event.
-pub const LEN: usize = 33;
+pub const LEN: usize = 44;
 /// Where the name starts in the table's string of names (`u32`).
 pub const NAME_OFFSET: usize = 0;
 /// The name's length in bytes (`u8`).
@@ -35,6 +35,18 @@ pub const ALT_LEN: usize = 20;
 pub const MSR_INDEX: usize = 21;
 /// The value to program into it (`u64`).
 pub const MSR_VALUE: usize = 25;
+/// The second flag bits below ([`TAKEN_ALONE`] ...) (`u8`).
+pub const FLAGS2: usize = 33;
+/// The general counters that may sample the event with PEBS, when [`HAS_PEBS_COUNTERS`]
+/// (`u32`, bit n = counter n).
+pub const PEBS_GP: usize = 34;
+/// The fixed counters that may, likewise (`u8`).
+pub const PEBS_FIXED: usize = 38;
+/// The general counters with precise distribution (PDist) for the event, when
+/// [`HAS_PDIST_COUNTERS`] (`u32`).
+pub const PDIST_GP: usize = 39;
+/// The fixed counters with it (`u8`).
+pub const PDIST_FIXED: usize = 43;
 
 /// Flag: the equal-compare bit (Intel v6).
 pub const EQ: u8 = 1;
@@ -51,10 +63,20 @@ pub const HAS_FIXED: u8 = 32;
 /// Flag: programs the auxiliary MSR at [`MSR_INDEX`].
 pub const HAS_MSR: u8 = 64;
 
+/// Second flag: the event must count alone (no other event on a general counter meanwhile).
+pub const TAKEN_ALONE: u8 = 1;
+/// Second flag: the definitions state the PEBS counters ([`PEBS_GP`], [`PEBS_FIXED`]).
+pub const HAS_PEBS_COUNTERS: u8 = 2;
+/// Second flag: the definitions state the PDist counters ([`PDIST_GP`], [`PDIST_FIXED`]).
+pub const HAS_PDIST_COUNTERS: u8 = 4;
+
 // The fields tile the record: each starts where the one before ends.
 const _: () = assert!(NAME_LEN == NAME_OFFSET + 4 && EVENT == NAME_LEN + 1);
 const _: () = assert!(UMASK == EVENT + 2 && UMASK2 == UMASK + 1 && CMASK == UMASK2 + 1);
 const _: () = assert!(FLAGS == CMASK + 1 && FIXED == FLAGS + 1 && COUNTERS == FIXED + 1);
 const _: () = assert!(PEBS == COUNTERS + 4 && AUX == PEBS + 1 && ALT_START == AUX + 1);
 const _: () = assert!(ALT_LEN == ALT_START + 2 && MSR_INDEX == ALT_LEN + 1);
-const _: () = assert!(MSR_VALUE == MSR_INDEX + 4 && LEN == MSR_VALUE + 8);
+const _: () = assert!(MSR_VALUE == MSR_INDEX + 4 && FLAGS2 == MSR_VALUE + 8);
+const _: () = assert!(PEBS_GP == FLAGS2 + 1 && PEBS_FIXED == PEBS_GP + 4);
+const _: () = assert!(PDIST_GP == PEBS_FIXED + 1 && PDIST_FIXED == PDIST_GP + 4);
+const _: () = assert!(LEN == PDIST_FIXED + 1);

@@ -40,6 +40,7 @@ impl<'a> From<Conflict<'a>> for Error<'a> {
 
 /// Why the events of a [`Conflict`] cannot share the PMU.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Reason {
     /// No counter the target has counts the (one) event: it may use only general-purpose
     /// counters `gp` and fixed counter `fixed`, none of which the target has.
@@ -67,6 +68,18 @@ pub enum Reason {
         values: [u64; MAX_OPTIONS],
         /// How many different values there are.
         value_count: u8,
+    },
+    /// Events that must count alone ([`EventDesc::taken_alone`]) are in the set with others
+    /// that need a general-purpose counter, or with each other.
+    TakenAlone {
+        /// The events that must count alone (bit i = the i-th event of the list given).
+        alone: u64,
+    },
+    /// The (one) event asks to be sampled precisely ([`EventDesc::precise`]) and no counter
+    /// can: it is not a PEBS event, or (level 3) it has no PDist counter.
+    NotPrecise {
+        /// The precision asked for.
+        level: u8,
     },
 }
 
@@ -243,23 +256,77 @@ impl fmt::Display for Conflict<'_> {
 }
 
 impl Conflict<'_> {
+    /// ` at precision N` when the (first) event asks for one.
+    fn names_precise(&self) -> Precision {
+        let e = self.indexes().next().and_then(|i| self.list.get(i));
+        Precision(e.map_or(0, |e| e.precise))
+    }
+
+    /// [`Reason::TakenAlone`]'s message.
+    fn alone_message(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        names: ListNames<'_, '_>,
+        alone: u64,
+    ) -> fmt::Result {
+        let name = |i: usize| {
+            let label = names.1.and_then(|l| l.get(i).copied());
+            label.unwrap_or(self.list.get(i).map_or("?", |e| e.name))
+        };
+        if alone.count_ones() > 1 || alone == 0 {
+            return write!(
+                f,
+                "{names} each must count alone (Intel's TakenAlone: no other event on a \
+                 general-purpose counter meanwhile)"
+            );
+        }
+        let t = alone.trailing_zeros() as usize;
+        write!(
+            f,
+            "{} must count alone (Intel's TakenAlone: no other event on a general-purpose \
+             counter meanwhile), and ",
+            name(t)
+        )?;
+        let others = Conflict {
+            events: self.events & !alone,
+            ..*self
+        };
+        let others = ListNames(&others, names.1);
+        let verb = if others.0.len() == 1 { "needs" } else { "need" };
+        write!(f, "{others} {verb} one")
+    }
+
     fn message(&self, f: &mut fmt::Formatter<'_>, names: ListNames<'_, '_>) -> fmt::Result {
         let n = self.len();
         match self.reason {
-            Reason::NoCounter { gp, fixed } => match fixed {
-                Some(k) if gp == 0 => write!(
-                    f,
-                    "{names} needs fixed counter {k}, which this PMU does not have"
-                ),
-                _ => {
-                    let fixed = fixed.map_or(0, |k| 1u32.checked_shl(k.into()).unwrap_or(0));
-                    write!(
+            Reason::TakenAlone { alone } => self.alone_message(f, names, alone),
+            Reason::NotPrecise { level } if level >= 3 => write!(
+                f,
+                "{names} has no counter with precise distribution (PDist) to sample it at \
+                 precision {level}"
+            ),
+            Reason::NotPrecise { level } => write!(
+                f,
+                "{names} cannot be sampled with PEBS (precision {level}) on this PMU's counters"
+            ),
+            Reason::NoCounter { gp, fixed } => {
+                let precise = self.names_precise();
+                match fixed {
+                    Some(k) if gp == 0 => write!(
                         f,
-                        "{names} may be counted only on {}, none of which this PMU has",
-                        Counters { gp, fixed }
-                    )
+                        "{names} needs fixed counter {k}{precise}, which this PMU does not have"
+                    ),
+                    _ => {
+                        let fixed = fixed.map_or(0, |k| 1u32.checked_shl(k.into()).unwrap_or(0));
+                        write!(
+                            f,
+                            "{names} may be counted{precise} only on {}, none of which this \
+                             PMU has",
+                            Counters { gp, fixed }
+                        )
+                    }
                 }
-            },
+            }
             Reason::Counters { gp, fixed } => {
                 let c = Counters { gp, fixed };
                 let slots = gp.count_ones() + fixed.count_ones();
@@ -319,6 +386,18 @@ impl Conflict<'_> {
                 }
                 Ok(())
             }
+        }
+    }
+}
+
+/// ` at precision N` (nothing for 0).
+struct Precision(u8);
+
+impl fmt::Display for Precision {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.0 {
+            0 => Ok(()),
+            n => write!(f, " at precision {n}"),
         }
     }
 }

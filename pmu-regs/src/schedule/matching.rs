@@ -4,7 +4,10 @@
 
 use super::conflict::{Conflict, Error, Reason};
 use super::{MAX_EVENTS, MAX_HELD, MAX_OPTIONS, Target, bits_below, members};
-use crate::EventDesc;
+use crate::{CounterMask, EventDesc};
+
+/// The slots of the fixed counters (32 and up).
+const FIXED_SLOTS: u64 = !0u64 << 32;
 
 /// What one event needs, within the target.
 #[derive(Clone, Copy, Debug, Default)]
@@ -18,19 +21,41 @@ pub(super) struct Need {
     pub(super) options: u8,
     /// The auxiliary value.
     pub(super) value: u64,
+    /// It must count alone: no other event on a general-purpose counter meanwhile.
+    pub(super) alone: bool,
+}
+
+/// The counters event `e` may use on any PMU: its own, within those that sample it as
+/// precisely as it asks ([`EventDesc::precise`]): 1 or 2, its PEBS counters (where the
+/// definitions state none, every counter when it is a PEBS event, else none); 3, its PDist
+/// counters (where they state none, as for 2).
+pub(super) fn demand(e: &EventDesc) -> CounterMask {
+    let fixed = e.fixed.map_or(0, |f| 1u32.checked_shl(f.into()).unwrap_or(0));
+    let own = CounterMask::new(e.counters, fixed);
+    if e.precise == 0 {
+        return own;
+    }
+    let pebs = e.pebs_counters.or((e.pebs > 0).then_some(own));
+    let precise = if e.precise >= 3 {
+        e.pdist_counters.or(pebs)
+    } else {
+        pebs
+    };
+    let p = precise.unwrap_or_default();
+    CounterMask::new(own.gp & p.gp, own.fixed & p.fixed)
 }
 
 impl Need {
     fn of(target: &Target, e: &EventDesc) -> Need {
+        let want = demand(e);
         let mut need = Need {
-            slots: u64::from(e.counters & target.gp),
+            slots: u64::from(want.gp & target.gp),
+            alone: e.taken_alone,
             ..Need::default()
         };
-        if let Some(f) = e.fixed
-            && f < 32
-            && target.fixed & (1 << f) != 0
-        {
-            need.prefer = 1 << (32 + u32::from(f));
+        let fixed = want.fixed & target.fixed;
+        if fixed != 0 {
+            need.prefer = 1 << (32 + fixed.trailing_zeros());
             need.slots |= need.prefer;
         }
         if let Some(m) = e.msr {
@@ -92,13 +117,45 @@ impl Assignment {
     };
 }
 
+/// The events of `set` that must count alone.
+fn alone_in(needs: &[Need], set: u64) -> u64 {
+    members(set)
+        .filter(|&i| needs[i].alone)
+        .fold(0, |m, i| m | 1 << i)
+}
+
 /// Matches the events of `set` to counters; on success `out.slot` holds each one's slot.
 pub(super) fn match_counters(needs: &[Need], set: u64, out: &mut Assignment) -> bool {
+    match_counters_with(needs, set, out, true)
+}
+
+/// As [`match_counters`]; `honour_alone` false ignores that events must count alone.
+pub(super) fn match_counters_with(
+    needs: &[Need],
+    set: u64,
+    out: &mut Assignment,
+    honour_alone: bool,
+) -> bool {
+    let alone = if honour_alone {
+        alone_in(needs, set)
+    } else {
+        0
+    };
+    if alone.count_ones() > 1 {
+        return false;
+    }
+    // With an event that counts alone, the others may use fixed counters only.
+    let mut only = [u64::MAX; MAX_EVENTS];
+    if alone != 0 {
+        for i in members(set & !alone) {
+            only[i] = FIXED_SLOTS;
+        }
+    }
     // owner[slot] = event + 1, 0 when free.
     let mut owner = [0u8; 64];
     for i in members(set) {
         let mut visited = 0u64;
-        if !augment(needs, i, &mut owner, &mut visited) {
+        if !augment(needs, &only, i, &mut owner, &mut visited) {
             return false;
         }
     }
@@ -124,9 +181,15 @@ pub(super) fn match_counters(needs: &[Need], set: u64, out: &mut Assignment) -> 
 
 /// Kuhn's augmenting path from event `i`: its fixed counter first, then general-purpose
 /// counters from the lowest.
-fn augment(needs: &[Need], i: usize, owner: &mut [u8; 64], visited: &mut u64) -> bool {
+fn augment(
+    needs: &[Need],
+    only: &[u64; MAX_EVENTS],
+    i: usize,
+    owner: &mut [u8; 64],
+    visited: &mut u64,
+) -> bool {
     let n = &needs[i];
-    let order = [n.prefer, n.slots & !n.prefer];
+    let order = [n.prefer & only[i], n.slots & !n.prefer & only[i]];
     // A free counter first, so no other event is moved needlessly.
     for part in order {
         if let Some(s) = members(part & !*visited).find(|&s| owner[s] == 0) {
@@ -139,7 +202,7 @@ fn augment(needs: &[Need], i: usize, owner: &mut [u8; 64], visited: &mut u64) ->
         for s in members(part & !*visited) {
             *visited |= 1 << s;
             let o = owner[s];
-            if o == 0 || augment(needs, usize::from(o - 1), owner, visited) {
+            if o == 0 || augment(needs, only, usize::from(o - 1), owner, visited) {
                 owner[s] = i as u8 + 1;
                 return true;
             }
@@ -229,10 +292,10 @@ pub(super) fn conflict<'a>(
             slots |= needs_slice[i].slots;
         }
         if s.count_ones() == 1 && slots == 0 {
-            let e = &events[s.trailing_zeros() as usize];
-            Reason::NoCounter {
-                gp: e.counters,
-                fixed: e.fixed,
+            no_counter(&events[s.trailing_zeros() as usize])
+        } else if match_counters_with(needs_slice, s, &mut scratch, false) {
+            Reason::TakenAlone {
+                alone: alone_in(needs_slice, s),
             }
         } else {
             Reason::Counters {
@@ -248,6 +311,18 @@ pub(super) fn conflict<'a>(
         reason,
         generation: target.generation,
         list: events,
+    }
+}
+
+/// Why one event has no counter on the target.
+fn no_counter(e: &EventDesc) -> Reason {
+    let want = demand(e);
+    if e.precise > 0 && want.is_empty() {
+        return Reason::NotPrecise { level: e.precise };
+    }
+    Reason::NoCounter {
+        gp: want.gp,
+        fixed: (want.fixed != 0).then(|| want.fixed.trailing_zeros() as u8),
     }
 }
 

@@ -389,6 +389,7 @@ pub fn resolve(generation: Generation, text: &str) -> Result<EventDesc, crate::p
     {
         m.value = c.config1;
     }
+    desc.precise = c.precise;
     Ok(desc)
 }
 

@@ -218,6 +218,9 @@ pub fn parse_number(s: &str) -> Option<u64> {
     any.then_some(v)
 }
 
+/// The highest precision (`ppp`, `precise_ip` 3).
+pub const MAX_PRECISE: u8 = 3;
+
 /// A modifier of a named event (`LLC_MISSES:u:cmask=2`). The first of each group is how it
 /// is written back; the others are accepted.
 const MODIFIERS: &[(Modifier, &[&str])] = &[
@@ -232,6 +235,7 @@ const MODIFIERS: &[(Modifier, &[&str])] = &[
     (Modifier::En, &["en"]),
     (Modifier::Ldlat, &["ldlat"]),
     (Modifier::OffcoreRsp, &["offcore_rsp"]),
+    (Modifier::Precise, &["precise", "p", "pp", "ppp"]),
 ];
 
 /// One modifier (see [`Modifiers`]).
@@ -259,6 +263,9 @@ pub enum Modifier {
     Ldlat,
     /// `offcore_rsp=N` (the off-core response MSR value, in `config1`).
     OffcoreRsp,
+    /// `p`, `pp`, `ppp` or `precise=N` (N at most 3): the precision asked for
+    /// (`perf_event_attr.precise_ip`: 1 and 2 sample with PEBS, 3 with precise distribution).
+    Precise,
 }
 
 impl Modifier {
@@ -320,6 +327,8 @@ pub struct Modifiers {
     pub ldlat: Option<u64>,
     /// Off-core response value (`config1`).
     pub offcore_rsp: Option<u64>,
+    /// Precision (`precise_ip`, 0 to 3).
+    pub precise: Option<u8>,
 }
 
 impl Modifiers {
@@ -349,6 +358,25 @@ impl Modifiers {
             kind: ErrorKind::UnknownModifier,
         })?;
         let bad = |kind| SyntaxError { at, kind };
+        if m == Modifier::Precise {
+            let level = match value {
+                None if name.eq_ignore_ascii_case("precise") => Err(ErrorKind::NeedsValue),
+                None => Ok(name.len() as u64),
+                Some(v) => parse_number(v).ok_or(ErrorKind::BadNumber),
+            };
+            let level = level.map_err(bad)?;
+            let level = u8::try_from(level)
+                .ok()
+                .filter(|&l| l <= MAX_PRECISE)
+                .ok_or(bad(ErrorKind::BadPrecise))?;
+            return match self.precise {
+                Some(_) => Err(bad(ErrorKind::ModifierTwice)),
+                None => {
+                    self.precise = Some(level);
+                    Ok(())
+                }
+            };
+        }
         let number = match (m.takes_number(), value) {
             (true, None) => return Err(bad(ErrorKind::NeedsValue)),
             (true, Some(v)) => parse_number(v).ok_or(bad(ErrorKind::BadNumber))?,
@@ -381,6 +409,7 @@ impl Modifiers {
             Modifier::En => put(&mut self.en, flag, twice),
             Modifier::Ldlat => put(&mut self.ldlat, number, twice),
             Modifier::OffcoreRsp => put(&mut self.offcore_rsp, number, twice),
+            Modifier::Precise => Ok(()),
         }
     }
 
@@ -582,6 +611,17 @@ fn parse_perf_string(text: &str, slash: usize, lead: usize) -> Result<Spec<'_>, 
         let slot = match c {
             'u' => &mut modifiers.usr,
             'k' => &mut modifiers.os,
+            'p' => {
+                let level = modifiers.precise.unwrap_or(0) + 1;
+                if level > MAX_PRECISE {
+                    return Err(SyntaxError {
+                        at: at + i,
+                        kind: ErrorKind::BadPrecise,
+                    });
+                }
+                modifiers.precise = Some(level);
+                continue;
+            }
             _ => {
                 return Err(SyntaxError {
                     at: at + i,
@@ -643,6 +683,8 @@ pub enum ErrorKind {
     Unclosed,
     /// A PMU name that is not one (`cpu`, `cpu_core`, ...).
     BadPmu,
+    /// A precision past 3 (`pppp`, `precise=4`).
+    BadPrecise,
 }
 
 impl fmt::Display for SyntaxError {
@@ -651,9 +693,10 @@ impl fmt::Display for SyntaxError {
             ErrorKind::Empty => "names no event",
             ErrorKind::UnknownModifier => {
                 "unknown modifier (u, k, edge, inv, cmask=N, any, eq, int, en, ldlat=N, \
-                 offcore_rsp=N; after a perf string's `/`: u, k)"
+                 offcore_rsp=N, p, pp, ppp, precise=N; after a perf string's `/`: u, k, p)"
             }
             ErrorKind::ModifierTwice => "modifier given twice",
+            ErrorKind::BadPrecise => "precision goes up to 3 (ppp)",
             ErrorKind::FlagValue => "a flag takes 0 or 1",
             ErrorKind::NeedsValue => "needs a value (cmask=N, event=N, ...)",
             ErrorKind::BadNumber => "not a number (decimal, 0x hex or 0b binary)",
