@@ -1,6 +1,7 @@
 //! `pmu schedule`: can these events be counted together? Each event on a counter (and the
 //! auxiliary MSR values to program), or the events that cannot share the PMU and why; with
-//! `--groups`, the fewest groups that each fit. Through `pmu_regs::schedule`, on the counters
+//! `--groups`, the fewest groups that each fit. A name's `p`, `pp`, `ppp` ask for a PEBS or
+//! PDist counter. Through `pmu_regs::schedule`, on the counters
 //! the generation defines (`--cpu`) or those CPUID reports on this machine.
 //!
 //! Exit codes: 0 when everything fits (in one set, or in the groups), 1 when a conflict or an
@@ -34,6 +35,11 @@ pub struct ScheduleArgs {
     /// Print JSON: `{"groups": [[{"event", "counter", "aux"}]], "conflicts": [..]}`.
     #[arg(long)]
     json: bool,
+    /// Schedule events Intel's lists say count alone (`TakenAlone`: load latency, front-end
+    /// retired) beside others on general-purpose counters, as Linux does; their counts may
+    /// then be off.
+    #[arg(long)]
+    share_alone: bool,
     /// Definition files or directories, to find the CPU (default: the shipped definitions).
     #[arg(long = "defs", value_name = "PATH")]
     paths: Vec<PathBuf>,
@@ -198,6 +204,7 @@ pub struct Answer {
 pub fn answer(args: &ScheduleArgs) -> Result<Answer, String> {
     let (texts, labels) = parse_args(&args.events)?;
     let (target, how) = target(args)?;
+    let target = target.with_taken_alone(!args.share_alone);
     let mut events: Vec<EventDesc> = Vec::new();
     for t in &texts {
         events.push(schedule::resolve(target.generation, t).map_err(|e| format!("`{t}`: {e}"))?);

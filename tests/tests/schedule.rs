@@ -3,9 +3,10 @@
 //! - Properties, on random sets of 1 to 12 events of Skylake, Ice Lake, Sapphire Rapids,
 //!   Gracemont (Alder Lake's E-core) and Zen 4, drawn half from the events with a restriction
 //!   (fewer counters, a fixed counter, an auxiliary MSR), sometimes on fewer counters than the
-//!   generation defines (as CPUID may report): every schedule is valid (each event on a
-//!   counter it may use, no counter twice, one value per auxiliary MSR, each encoding one of
-//!   the event's own); every conflict names events that cannot share the PMU, checked by an
+//!   generation defines (as CPUID may report), one event in four asking to be sampled
+//!   precisely (`p` to `ppp`): every schedule is valid (each event on a counter it may use at
+//!   its precision, no counter twice, one value per auxiliary MSR, each encoding one of the
+//!   event's own, nothing but fixed counters beside an event that counts alone); every conflict names events that cannot share the PMU, checked by an
 //!   oracle written here (Hall's condition over every subset, and every choice of auxiliary
 //!   encodings), and removing any one of them makes the rest fit; every split's groups fit,
 //!   and for up to 8 events the group count is the smallest (a brute force over every subset).
@@ -48,7 +49,10 @@ impl Pool {
         let all: Vec<EventDesc> = g.model_events().iter().collect();
         assert!(!all.is_empty(), "{g}: no events");
         let restricted = (all.iter())
-            .filter(|e| e.fixed.is_some() || e.msr.is_some() || e.counters & target.gp != target.gp)
+            .filter(|e| {
+                let few = e.counters & target.gp != target.gp;
+                e.fixed.is_some() || e.msr.is_some() || few || e.taken_alone
+            })
             .copied()
             .collect();
         Pool {
@@ -63,14 +67,18 @@ impl Pool {
     fn draw(&self, rng: &mut Rng, n: usize) -> (Target, Vec<EventDesc>) {
         let events = (0..n)
             .map(|_| {
-                if !self.restricted.is_empty() && rng.next() & 1 == 0 {
+                let e = if !self.restricted.is_empty() && rng.next() & 1 == 0 {
                     self.restricted[rng.below(self.restricted.len())]
                 } else {
                     self.all[rng.below(self.all.len())]
+                };
+                match rng.below(12) {
+                    k @ 0..=2 => e.with_precise(k as u8 + 1),
+                    _ => e,
                 }
             })
             .collect();
-        let mut target = self.target;
+        let mut target = self.target.with_taken_alone(rng.below(4) != 0);
         if rng.below(4) == 0 {
             let gp = target.gp & (rng.next() as u32 | 1);
             let fixed = target.fixed & rng.next() as u32;
@@ -96,13 +104,44 @@ fn pools() -> &'static [Pool] {
     })
 }
 
-/// The counters event `e` may use on `target`: (general-purpose mask, fixed mask).
+/// The counters event `e` may use on `target`: (general-purpose mask, fixed mask). Asked to
+/// be sampled precisely, it may use only its PEBS counters (a PEBS event's own counters when
+/// the lists state none), at precision 3 its PDist counters (its PEBS ones when none stated).
 fn allowed(target: &Target, e: &EventDesc) -> (u32, u32) {
-    let fixed = match e.fixed {
+    let mut fixed = match e.fixed {
         Some(f) if f < 32 => (1u32 << f) & target.fixed,
         _ => 0,
     };
-    (e.counters & target.gp, fixed)
+    let mut gp = e.counters & target.gp;
+    if e.precise > 0 {
+        let pebs = match e.pebs_counters {
+            Some(m) => Some((m.gp, m.fixed)),
+            None if e.pebs > 0 => Some((u32::MAX, u32::MAX)),
+            None => None,
+        };
+        let pdist = e.pdist_counters.map(|m| (m.gp, m.fixed));
+        let set = if e.precise >= 3 { pdist.or(pebs) } else { pebs };
+        let (g, f) = set.unwrap_or((0, 0));
+        gp &= g;
+        fixed &= f;
+    }
+    (gp, fixed)
+}
+
+/// [`allowed`] within `set`, where an event that counts alone leaves the others only the
+/// fixed counters; `None` when two events of `set` count alone.
+fn allowed_in(target: &Target, events: &[EventDesc], set: &[usize]) -> Option<Vec<(u32, u32)>> {
+    let alone: Vec<usize> = (set.iter().copied())
+        .filter(|&i| target.taken_alone && events[i].taken_alone)
+        .collect();
+    if alone.len() > 1 {
+        return None;
+    }
+    let masks = set.iter().map(|&i| {
+        let (gp, fixed) = allowed(target, &events[i]);
+        if alone.is_empty() || alone[0] == i { (gp, fixed) } else { (0, fixed) }
+    });
+    Some(masks.collect())
 }
 
 /// The auxiliary MSRs event `e`'s encodings may use, primary first, with their (event, umask).
@@ -120,18 +159,27 @@ fn aux_options(e: &EventDesc) -> Vec<(u32, u16, u8)> {
 /// The oracle: Hall's condition over every subset of `set` (counters), and a brute force over
 /// the encodings (auxiliary MSRs).
 fn counters_fit(target: &Target, events: &[EventDesc], set: &[usize]) -> bool {
-    let n = set.len();
-    (1u32..1 << n).all(|sub| {
+    allowed_in(target, events, set).is_some_and(|masks| hall(&masks))
+}
+
+/// Hall's condition: every subset of the events may use at least as many counters.
+fn hall(masks: &[(u32, u32)]) -> bool {
+    (1u32..1 << masks.len()).all(|sub| {
         let (mut gp, mut fixed) = (0u32, 0u32);
-        for (k, &i) in set.iter().enumerate() {
+        for (k, &(g, f)) in masks.iter().enumerate() {
             if sub & (1 << k) != 0 {
-                let (g, f) = allowed(target, &events[i]);
                 gp |= g;
                 fixed |= f;
             }
         }
         gp.count_ones() + fixed.count_ones() >= sub.count_ones()
     })
+}
+
+/// [`counters_fit`] as if no event had to count alone.
+fn counters_fit_together(target: &Target, events: &[EventDesc], set: &[usize]) -> bool {
+    let masks: Vec<(u32, u32)> = set.iter().map(|&i| allowed(target, &events[i])).collect();
+    hall(&masks)
 }
 
 fn aux_fits(events: &[EventDesc], set: &[usize]) -> bool {
@@ -183,9 +231,12 @@ fn check_schedule(
     prop_assert_eq!(&placed, set);
     let mut used = Vec::new();
     let mut msrs: HashMap<u32, u64> = HashMap::new();
-    for p in s.iter() {
+    let masks = allowed_in(target, events, set);
+    prop_assert!(masks.is_some(), "two events that count alone placed together");
+    let masks = masks.unwrap_or_default();
+    for (k, p) in s.iter().enumerate() {
         let e = &events[p.index];
-        let (gp, fixed) = allowed(target, e);
+        let (gp, fixed) = masks[k];
         match p.counter {
             Counter::Gp(n) => prop_assert!(gp & (1 << n) != 0, "{} on gp{n}", e.name),
             Counter::Fixed(n) => prop_assert!(fixed & (1 << n) != 0, "{} on fixed{n}", e.name),
@@ -234,12 +285,24 @@ fn check_case(target: &Target, events: &[EventDesc]) -> Result<(), TestCaseError
             );
             match c.reason {
                 Reason::Counters { .. } | Reason::NoCounter { .. } => {
-                    prop_assert!(!counters_fit(target, events, &members), "{c}")
+                    prop_assert!(!counters_fit_together(target, events, &members), "{c}")
+                }
+                Reason::TakenAlone { alone } => {
+                    prop_assert!(counters_fit_together(target, events, &members), "{c}");
+                    prop_assert!(!counters_fit(target, events, &members), "{c}");
+                    prop_assert!(members.iter().any(|&i| alone & (1 << i) != 0), "{c}");
+                }
+                Reason::NotPrecise { level } => {
+                    prop_assert_eq!(members.len(), 1);
+                    let e = &events[members[0]];
+                    prop_assert_eq!(level, e.precise);
+                    prop_assert_eq!(allowed(&Target::of(target.generation), e), (0, 0));
                 }
                 Reason::AuxMsr { .. } => {
                     prop_assert!(counters_fit(target, events, &members), "{c}");
                     prop_assert!(!aux_fits(events, &members), "{c}");
                 }
+                other => prop_assert!(false, "a reason this test does not know: {other:?}"),
             }
             for &drop in &members {
                 let rest: Vec<EventDesc> = (members.iter())
@@ -547,7 +610,10 @@ fn load_latency_thresholds_share_one_msr() {
     let a = ev(g, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_4");
     let b = ev(g, "MEM_TRANS_RETIRED.LOAD_LATENCY_GT_8");
     let events = [a, b];
-    let Err(schedule::Error::Conflict(c)) = schedule(&Target::of(g), &events) else {
+    // Intel's lists say the load-latency events count alone; as Linux schedules them, they
+    // still need one threshold.
+    let target = Target::of(g).with_taken_alone(false);
+    let Err(schedule::Error::Conflict(c)) = schedule(&target, &events) else {
         panic!("two thresholds fit")
     };
     assert_eq!(
@@ -672,10 +738,113 @@ fn names_with_modifiers_resolve() {
     assert!(schedule::resolve(g, "NO_SUCH_EVENT").is_err());
 }
 
+/// `p`, `pp`, `ppp` (and `precise=N`, and a perf string's letters) ask for precision.
+#[test]
+fn precision_modifiers_resolve() {
+    let g = Generation::IntelSapphirerapids;
+    for (text, level) in [
+        ("MEM_LOAD_RETIRED.L3_MISS", 0),
+        ("MEM_LOAD_RETIRED.L3_MISS:p", 1),
+        ("MEM_LOAD_RETIRED.L3_MISS:u:pp", 2),
+        ("MEM_LOAD_RETIRED.L3_MISS:precise=3", 3),
+        ("cpu/event=0xd1,umask=0x20/upp", 2),
+    ] {
+        assert_eq!(schedule::resolve(g, text).unwrap().precise, level, "{text}");
+    }
+    for bad in ["MEM_LOAD_RETIRED.L3_MISS:pppp", "cpu/event=0xd1,umask=0x20/pppp"] {
+        let e = schedule::resolve(g, bad).unwrap_err().to_string();
+        assert!(e.contains("precision goes up to 3"), "{bad}: {e}");
+    }
+}
+
+// Facts from the definitions (Intel's perfmon lists for Sapphire Rapids: `PEBScounters`,
+// `PDISTCounter`; Skylake: `TakenAlone`, `PEBS`).
+
+/// Sampled with PDist (`ppp`), Sapphire Rapids' MEM_LOAD_RETIRED.L3_MISS and
+/// BR_INST_RETIRED.ALL_BRANCHES both need general-purpose counter 0; with `pp` they fit.
+#[test]
+fn pdist_events_share_counter_0() {
+    let g = Generation::IntelSapphirerapids;
+    let names = ["MEM_LOAD_RETIRED.L3_MISS", "BR_INST_RETIRED.ALL_BRANCHES"];
+    let pp = names.map(|n| ev(g, n).with_precise(2));
+    assert!(schedule(&Target::of(g), &pp).is_ok());
+    let ppp = names.map(|n| ev(g, n).with_precise(3));
+    let Err(schedule::Error::Conflict(c)) = schedule(&Target::of(g), &ppp) else {
+        panic!("two PDist events on counter 0")
+    };
+    assert_eq!(c.reason, Reason::Counters { gp: 1, fixed: 0 });
+    assert_eq!(
+        c.to_string(),
+        "MEM_LOAD_RETIRED.L3_MISS and BR_INST_RETIRED.ALL_BRANCHES may be sampled as precisely \
+         as asked only on general-purpose counter 0; one such event already uses it"
+    );
+    // One of them goes to counter 0, the other anywhere else.
+    let one = [ppp[0], pp[1]];
+    let s = schedule(&Target::of(g), &one).unwrap();
+    assert_eq!(s.counter(0), Some(Counter::Gp(0)));
+    // INST_RETIRED.PREC_DIST's PDist counter is fixed counter 0.
+    let prec = [ev(g, "INST_RETIRED.PREC_DIST").with_precise(3), ppp[0]];
+    let s = schedule(&Target::of(g), &prec).unwrap();
+    assert_eq!(s.counter(0), Some(Counter::Fixed(0)));
+}
+
+/// An event without a PDist counter cannot be sampled at precision 3; an event that is not a
+/// PEBS event (Zen 4 has none) cannot be sampled precisely at all.
+#[test]
+fn precision_an_event_cannot_have_is_refused() {
+    let g = Generation::IntelSapphirerapids;
+    let e = [ev(g, "CPU_CLK_UNHALTED.THREAD_P").with_precise(3)];
+    let Err(schedule::Error::Conflict(c)) = schedule(&Target::of(g), &e) else {
+        panic!("PDist without a PDist counter")
+    };
+    assert_eq!(c.reason, Reason::NotPrecise { level: 3 });
+    assert!(c.to_string().contains("no counter with precise distribution"), "{c}");
+    let zen = Generation::AmdZen4;
+    let r = [schedule::resolve(zen, "ex_ret_instr:p").unwrap()];
+    let Err(schedule::Error::Conflict(c)) = schedule(&Target::of(zen), &r) else {
+        panic!("PEBS on Zen 4")
+    };
+    assert_eq!(c.reason, Reason::NotPrecise { level: 1 });
+    // Skylake's lists give PEBS but no PEBS counters: a PEBS event keeps its own counters.
+    let sk = Generation::IntelSkylake;
+    let m = [ev(sk, "MEM_LOAD_RETIRED.L3_MISS").with_precise(2)];
+    assert!(schedule(&Target::of(sk), &m).is_ok());
+    let not_pebs = [ev(sk, "CYCLE_ACTIVITY.STALLS_TOTAL").with_precise(1)];
+    assert!(schedule(&Target::of(sk), &not_pebs).is_err());
+}
+
+/// Skylake's FRONTEND_RETIRED.DSB_MISS counts alone: with another event on a general-purpose
+/// counter it conflicts, with INST_RETIRED.ANY (fixed counter 0) it fits, and `split` gives it
+/// a group of its own; a target that does not honour it schedules them together.
+#[test]
+fn an_event_that_counts_alone_leaves_only_fixed_counters() {
+    let g = Generation::IntelSkylake;
+    let alone = ev(g, "FRONTEND_RETIRED.DSB_MISS");
+    assert!(alone.taken_alone);
+    let other = ev(g, "MEM_LOAD_RETIRED.L3_MISS");
+    let pair = [alone, other];
+    let Err(schedule::Error::Conflict(c)) = schedule(&Target::of(g), &pair) else {
+        panic!("a TakenAlone event beside another")
+    };
+    assert_eq!(c.reason, Reason::TakenAlone { alone: 1 });
+    assert_eq!(
+        c.to_string(),
+        "FRONTEND_RETIRED.DSB_MISS must count alone (Intel's TakenAlone: no other event on a \
+         general-purpose counter meanwhile), and MEM_LOAD_RETIRED.L3_MISS needs one"
+    );
+    let with_fixed = [alone, ev(g, "INST_RETIRED.ANY")];
+    let s = schedule(&Target::of(g), &with_fixed).unwrap();
+    assert_eq!(s.counter(1), Some(Counter::Fixed(0)));
+    let three = [alone, other, with_fixed[1]];
+    let sp = split(&Target::of(g), &three).unwrap();
+    assert_eq!(sp.len(), 2);
+    assert!(schedule(&Target::of(g).with_taken_alone(false), &pair).is_ok());
+}
+
 /// The random draws reach every kind of conflict, so the properties above test them.
 #[test]
 fn random_draws_reach_conflicts() {
-    let (mut counters, mut aux, mut fits) = (0, 0, 0);
+    let (mut counters, mut aux, mut fits, mut alone, mut precise) = (0, 0, 0, 0, 0);
     let mut rng = Rng(32);
     for _ in 0..300 {
         for pool in pools() {
@@ -685,6 +854,8 @@ fn random_draws_reach_conflicts() {
                 Ok(_) => fits += 1,
                 Err(schedule::Error::Conflict(c)) => match c.reason {
                     Reason::AuxMsr { .. } => aux += 1,
+                    Reason::TakenAlone { .. } => alone += 1,
+                    Reason::NotPrecise { .. } => precise += 1,
                     _ => counters += 1,
                 },
                 Err(e) => panic!("{e}"),
@@ -692,8 +863,8 @@ fn random_draws_reach_conflicts() {
         }
     }
     assert!(
-        counters > 50 && aux > 5 && fits > 50,
-        "{counters} {aux} {fits}"
+        counters > 50 && aux > 5 && fits > 50 && alone > 5 && precise > 5,
+        "{counters} {aux} {fits} {alone} {precise}"
     );
 }
 
@@ -733,7 +904,10 @@ mod program_all {
     #[test]
     fn programs_and_releases_a_schedule() {
         let events = skylake_set();
-        let s = schedule(&Target::of(Generation::IntelSkylake), &events).unwrap();
+        // With the load-latency event beside others, as Linux would (Intel's lists say it
+        // counts alone).
+        let target = Target::of(Generation::IntelSkylake).with_taken_alone(false);
+        let s = schedule(&target, &events).unwrap();
         let mock = Mock::<IntelSkylake>::new(MockConfig::full::<IntelSkylake>(1));
         let mut pmu = pmu(&mock);
         pmu.program_all(&s, Filter::ALL).unwrap();

@@ -345,13 +345,22 @@ impl Conflict<'_> {
                         4 => "four such events already use them",
                         _ => "",
                     };
+                    // Sampled precisely, every one of them: their PEBS or PDist counters.
+                    let all_precise = self.indexes().all(|i| {
+                        self.list.get(i).is_some_and(|e| e.precise > 0)
+                    });
+                    let how = if all_precise {
+                        "sampled as precisely as asked"
+                    } else {
+                        "counted"
+                    };
                     if such.is_empty() {
                         write!(
                             f,
-                            "{names} may be counted only on {c}: {n} events for {slots} counters"
+                            "{names} may be {how} only on {c}: {n} events for {slots} counters"
                         )
                     } else {
-                        write!(f, "{names} may be counted only on {c}; {such}")
+                        write!(f, "{names} may be {how} only on {c}; {such}")
                     }
                 }
             }

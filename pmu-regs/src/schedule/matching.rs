@@ -50,7 +50,7 @@ impl Need {
         let want = demand(e);
         let mut need = Need {
             slots: u64::from(want.gp & target.gp),
-            alone: e.taken_alone,
+            alone: e.taken_alone && target.taken_alone,
             ..Need::default()
         };
         let fixed = want.fixed & target.fixed;

@@ -12,7 +12,14 @@
 //!   an event only a fixed counter counts (`INST_RETIRED.ANY`, `TOPDOWN.SLOTS`);
 //! - the auxiliary MSRs (off-core response, load-latency threshold, front-end qualifier): one
 //!   value per MSR for the whole set, an event with an alternative encoding (Intel's second
-//!   off-core response register) moving to it when the first holds another value.
+//!   off-core response register) moving to it when the first holds another value;
+//! - events that must count alone ([`EventDesc::taken_alone`], Intel's `TakenAlone`): while one
+//!   counts, the other events of the set may use fixed counters only;
+//! - the precision an event asks for ([`EventDesc::precise`], perf's `p`, `pp`, `ppp`, which
+//!   [`resolve`] reads): sampled with PEBS, an event may use only its PEBS counters
+//!   (`pebs-counters:`; where the definitions state none, all of a PEBS event's counters and
+//!   none of another's), and at precision 3 only its PDist counters (`pdist-counters:`, as
+//!   for 2 where they state none: before Ice Lake the lists give no PDist counters).
 //!
 //! Counters are assigned by bipartite matching (augmenting paths), so a set is refused only
 //! when no assignment exists; the auxiliary MSRs by a small search over the alternatives.
@@ -43,19 +50,15 @@
 //! # Limits
 //!
 //! The run-time event records hold each event's counters, fixed counter, auxiliary MSR and
-//! its alternatives; the scheduler knows nothing they do not say:
+//! its alternatives, whether it counts alone and its PEBS and PDist counters; the scheduler
+//! knows nothing they do not say:
 //!
-//! - events Intel's lists mark "taken alone" (the definitions' `taken-alone:`, which the
-//!   load-latency and front-end events have) are not in the records: such an event is
-//!   scheduled with others when the counters allow, where the hardware's count of it may then
-//!   be off;
-//! - the PEBS and PDIST counter restrictions (`pebs-counters:`, `pdist-counters:`) are not in
-//!   the records: a schedule is for counting, and sampling with PEBS may need another counter;
 //! - Intel's topdown metrics (`IA32_PERF_METRICS`, read with fixed counter 3) are not events in
 //!   the records, and the rule that metric events go with `TOPDOWN.SLOTS` in one group is not
 //!   checked;
-//! - the counter restrictions with Hyper-Threading off (`counters-ht-off:`) are not in the
-//!   records: the records give the restrictions with it on.
+//! - the counter restrictions with Hyper-Threading off (`counters-ht-off:`) and the PDIR
+//!   counters of Skylake's `INST_RETIRED.PREC_DIST` (`pdir-counters:`) are not in the
+//!   records: the records give the restrictions with Hyper-Threading on.
 
 use crate::EventDesc;
 use crate::arch::{Arch, ArchVisitor, Counter, Generation, InstanceName, RegInfo};
@@ -97,6 +100,11 @@ pub struct Target {
     pub gp: u32,
     /// Fixed counters that may be used (bit n = fixed counter n).
     pub fixed: u32,
+    /// Whether events that must count alone ([`EventDesc::taken_alone`]) are kept from the
+    /// others' general-purpose counters: true from [`Target::of`], as Intel's lists ask.
+    /// False schedules them like any other event, as Linux does (it does not read the
+    /// lists' `TakenAlone`): the counts may then be off.
+    pub taken_alone: bool,
 }
 
 struct Counts;
@@ -116,7 +124,15 @@ impl Target {
             generation,
             gp,
             fixed,
+            taken_alone: true,
         }
+    }
+
+    /// The same counters, keeping events that must count alone from the others (`true`, the
+    /// default) or not; see [`taken_alone`](Self::taken_alone).
+    pub fn with_taken_alone(mut self, honour: bool) -> Target {
+        self.taken_alone = honour;
+        self
     }
 
     /// The counters detection found (CPUID's counts and bitmaps), on its model generation when

@@ -95,7 +95,8 @@ pub fn split<'a>(target: &Target, events: &'a [EventDesc]) -> Result<Split<'a>, 
 /// events that `groups` gives the same number (`groups[i]` for event `i`; a shorter slice
 /// leaves the rest each on its own). Exact for up to [`EXACT_SPLIT_LIMIT`] units (an event,
 /// or a user-given group), by a search that starts at a lower bound (Hall's condition on
-/// every event's counters, and the auxiliary MSRs' values); past that, or when the search has made 200,000 feasibility
+/// every event's counters, the auxiliary MSRs' values, the events that count alone); past
+/// that, or when the search has made 200,000 feasibility
 /// checks, it keeps the best split found, first-fit with the most constrained events first,
 /// and [`Split::exact`] says so. Fails when a user-given group, or one event, does not fit
 /// on its own (the [`Conflict`](super::Conflict) names it).
@@ -132,15 +133,19 @@ pub fn split_grouped<'a>(
             return Err(Error::Conflict(conflict(target, &needs, events, u)));
         }
     }
-    // Most constrained first: fewest counters, then auxiliary MSRs, then larger units.
+    // Most constrained first: events that count alone, fewest counters, then auxiliary MSRs,
+    // then larger units.
     let key = |u: u64| {
         let mut slots = 0u64;
         let mut aux = false;
+        let mut alone = false;
         for i in members(u) {
             slots |= ns[i].slots;
             aux |= ns[i].options > 0;
+            alone |= ns[i].alone;
         }
         (
+            !alone,
             slots.count_ones() as i32 - u.count_ones() as i32,
             !aux,
             u64::MAX - u64::from(u.count_ones()),
@@ -201,9 +206,27 @@ pub fn split_grouped<'a>(
     })
 }
 
-/// A lower bound on the group count: for each event's counters `C`, the events that may use
-/// only counters of `C` need `ceil(count / |C|)` groups (and the union of all).
+/// A lower bound on the group count: [`counter_bound`] and [`aux_bound`], and the events that
+/// count alone, one group each, beside the groups of the events that need a general-purpose
+/// counter (which cannot join them).
 fn lower_bound(needs: &[Need], set: u64) -> usize {
+    let alone = members(set).filter(|&i| needs[i].alone).count();
+    let general = members(set)
+        .filter(|&i| !needs[i].alone && needs[i].slots >> 32 == 0)
+        .fold(0u64, |m, i| m | 1 << i);
+    let beside = if alone == 0 {
+        0
+    } else {
+        alone + counter_bound(needs, general).max(aux_bound(needs, general))
+    };
+    counter_bound(needs, set)
+        .max(aux_bound(needs, set))
+        .max(beside)
+}
+
+/// For each event's counters `C`, the events that may use only counters of `C` need
+/// `ceil(count / |C|)` groups (and the union of all).
+fn counter_bound(needs: &[Need], set: u64) -> usize {
     let mut bound = usize::from(set != 0);
     let mut candidates = [0u64; MAX_EVENTS + 1];
     let mut len = 0;
@@ -225,7 +248,7 @@ fn lower_bound(needs: &[Need], set: u64) -> usize {
         let within = members(set).filter(|&i| needs[i].slots & !c == 0).count();
         bound = bound.max(within.div_ceil(width));
     }
-    bound.max(aux_bound(needs, set))
+    bound
 }
 
 /// A lower bound from the auxiliary MSRs: the events whose encodings may use only the MSRs

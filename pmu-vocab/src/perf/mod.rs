@@ -353,11 +353,11 @@ impl Modifiers {
             Some((n, v)) => (n.trim(), Some(v.trim())),
             None => (term.trim(), None),
         };
-        let m = Modifier::from_name(name).ok_or(SyntaxError {
-            at,
-            kind: ErrorKind::UnknownModifier,
-        })?;
         let bad = |kind| SyntaxError { at, kind };
+        if name.len() > usize::from(MAX_PRECISE) && name.bytes().all(|b| b == b'p') {
+            return Err(bad(ErrorKind::BadPrecise));
+        }
+        let m = Modifier::from_name(name).ok_or(bad(ErrorKind::UnknownModifier))?;
         if m == Modifier::Precise {
             let level = match value {
                 None if name.eq_ignore_ascii_case("precise") => Err(ErrorKind::NeedsValue),

@@ -152,3 +152,22 @@ impl core::fmt::Write for Buf<'_> {
         Ok(())
     }
 }
+
+#[test]
+fn precision() {
+    let level = |list: &str| Modifiers::parse(list, 0).map(|m| m.precise);
+    assert_eq!(level("u"), Ok(None));
+    assert_eq!(level("p"), Ok(Some(1)));
+    assert_eq!(level("u:pp"), Ok(Some(2)));
+    assert_eq!(level("ppp"), Ok(Some(3)));
+    assert_eq!(level("precise=0"), Ok(Some(0)));
+    let err = |list: &str| Modifiers::parse(list, 0).unwrap_err().kind;
+    assert_eq!(err("pppp"), ErrorKind::BadPrecise);
+    assert_eq!(err("precise=4"), ErrorKind::BadPrecise);
+    assert_eq!(err("precise"), ErrorKind::NeedsValue);
+    assert_eq!(err("p:pp"), ErrorKind::ModifierTwice);
+    let s = parse("cpu/event=0xd1,umask=0x20/kpp").unwrap();
+    assert_eq!((s.modifiers.precise, s.modifiers.os), (Some(2), Some(true)));
+    let e = parse("cpu/event=0xd1/pppp").unwrap_err();
+    assert_eq!((e.at, e.kind), (17, ErrorKind::BadPrecise));
+}
