@@ -144,8 +144,18 @@ fn record(
     }
     let mut flags2 = if e.taken_alone { TAKEN_ALONE } else { 0 };
     let sets = [
-        (&e.pebs_counters, HAS_PEBS_COUNTERS, record::PEBS_GP, record::PEBS_FIXED),
-        (&e.pdist_counters, HAS_PDIST_COUNTERS, record::PDIST_GP, record::PDIST_FIXED),
+        (
+            &e.pebs_counters,
+            HAS_PEBS_COUNTERS,
+            record::PEBS_GP,
+            record::PEBS_FIXED,
+        ),
+        (
+            &e.pdist_counters,
+            HAS_PDIST_COUNTERS,
+            record::PDIST_GP,
+            record::PDIST_FIXED,
+        ),
     ];
     for (set, flag, gp_at, fixed_at) in sets {
         if let Some(set) = set {
@@ -162,8 +172,14 @@ fn record(
 /// A counter set as the record's bitmaps (general counters, fixed counters); `None` when a
 /// counter is past what they hold.
 pub(crate) fn counter_masks(set: &CounterSet) -> Option<(u32, u8)> {
-    let gp = set.general.iter().try_fold(0u32, |m, &c| Some(m | 1u32.checked_shl(c)?))?;
-    let fixed = set.fixed.iter().try_fold(0u8, |m, &c| Some(m | 1u8.checked_shl(c)?))?;
+    let gp = set
+        .general
+        .iter()
+        .try_fold(0u32, |m, &c| Some(m | 1u32.checked_shl(c)?))?;
+    let fixed = set
+        .fixed
+        .iter()
+        .try_fold(0u8, |m, &c| Some(m | 1u8.checked_shl(c)?))?;
     Some((gp, fixed))
 }
 

@@ -62,7 +62,8 @@ pub mod schedule;
 #[rustfmt::skip]
 mod generated;
 pub use event::{
-    CounterMask, EventAlt, EventDesc, EventMsr, EventRef, EventTable, EventTableIter, PlacementError,
+    CounterMask, EventAlt, EventDesc, EventMsr, EventRef, EventTable, EventTableIter,
+    PlacementError,
 };
 pub use generated::*;
 

@@ -67,7 +67,15 @@ fn expected(e: &DefEvent) -> EventDesc {
     .with_eq(e.eq)
     .with_alternatives(Vec::leak(alternatives))
     .with_pebs(e.pebs.unwrap_or(0))
-    .with_deprecated(e.deprecated);
+    .with_deprecated(e.deprecated)
+    .with_taken_alone(e.taken_alone);
+    let mask = |c: &[u32]| c.iter().fold(0u32, |m, &c| m | 1 << c);
+    if let Some(s) = &e.pebs_counters {
+        d = d.with_pebs_counters(mask(&s.general), mask(&s.fixed));
+    }
+    if let Some(s) = &e.pdist_counters {
+        d = d.with_pdist_counters(mask(&s.general), mask(&s.fixed));
+    }
     if let Some(f) = e.fixed {
         d = d.with_fixed(u8::try_from(f).unwrap());
     }

@@ -139,7 +139,11 @@ fn allowed_in(target: &Target, events: &[EventDesc], set: &[usize]) -> Option<Ve
     }
     let masks = set.iter().map(|&i| {
         let (gp, fixed) = allowed(target, &events[i]);
-        if alone.is_empty() || alone[0] == i { (gp, fixed) } else { (0, fixed) }
+        if alone.is_empty() || alone[0] == i {
+            (gp, fixed)
+        } else {
+            (0, fixed)
+        }
     });
     Some(masks.collect())
 }
@@ -232,7 +236,10 @@ fn check_schedule(
     let mut used = Vec::new();
     let mut msrs: HashMap<u32, u64> = HashMap::new();
     let masks = allowed_in(target, events, set);
-    prop_assert!(masks.is_some(), "two events that count alone placed together");
+    prop_assert!(
+        masks.is_some(),
+        "two events that count alone placed together"
+    );
     let masks = masks.unwrap_or_default();
     for (k, p) in s.iter().enumerate() {
         let e = &events[p.index];
@@ -751,7 +758,10 @@ fn precision_modifiers_resolve() {
     ] {
         assert_eq!(schedule::resolve(g, text).unwrap().precise, level, "{text}");
     }
-    for bad in ["MEM_LOAD_RETIRED.L3_MISS:pppp", "cpu/event=0xd1,umask=0x20/pppp"] {
+    for bad in [
+        "MEM_LOAD_RETIRED.L3_MISS:pppp",
+        "cpu/event=0xd1,umask=0x20/pppp",
+    ] {
         let e = schedule::resolve(g, bad).unwrap_err().to_string();
         assert!(e.contains("precision goes up to 3"), "{bad}: {e}");
     }
@@ -798,7 +808,11 @@ fn precision_an_event_cannot_have_is_refused() {
         panic!("PDist without a PDist counter")
     };
     assert_eq!(c.reason, Reason::NotPrecise { level: 3 });
-    assert!(c.to_string().contains("no counter with precise distribution"), "{c}");
+    assert!(
+        c.to_string()
+            .contains("no counter with precise distribution"),
+        "{c}"
+    );
     let zen = Generation::AmdZen4;
     let r = [schedule::resolve(zen, "ex_ret_instr:p").unwrap()];
     let Err(schedule::Error::Conflict(c)) = schedule(&Target::of(zen), &r) else {

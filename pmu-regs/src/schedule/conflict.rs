@@ -297,7 +297,6 @@ impl Conflict<'_> {
     }
 
     fn message(&self, f: &mut fmt::Formatter<'_>, names: ListNames<'_, '_>) -> fmt::Result {
-        let n = self.len();
         match self.reason {
             Reason::TakenAlone { alone } => self.alone_message(f, names, alone),
             Reason::NotPrecise { level } if level >= 3 => write!(
@@ -327,43 +326,7 @@ impl Conflict<'_> {
                     }
                 }
             }
-            Reason::Counters { gp, fixed } => {
-                let c = Counters { gp, fixed };
-                let slots = gp.count_ones() + fixed.count_ones();
-                if gp == 0 && fixed.count_ones() == 1 {
-                    let k = fixed.trailing_zeros();
-                    let both = if n == 2 { "both " } else { "all " };
-                    write!(
-                        f,
-                        "{names} {both}need fixed counter {k}, which counts one event at a time"
-                    )
-                } else {
-                    let such = match slots {
-                        1 => "one such event already uses it",
-                        2 => "two such events already use them",
-                        3 => "three such events already use them",
-                        4 => "four such events already use them",
-                        _ => "",
-                    };
-                    // Sampled precisely, every one of them: their PEBS or PDist counters.
-                    let all_precise = self.indexes().all(|i| {
-                        self.list.get(i).is_some_and(|e| e.precise > 0)
-                    });
-                    let how = if all_precise {
-                        "sampled as precisely as asked"
-                    } else {
-                        "counted"
-                    };
-                    if such.is_empty() {
-                        write!(
-                            f,
-                            "{names} may be {how} only on {c}: {n} events for {slots} counters"
-                        )
-                    } else {
-                        write!(f, "{names} may be {how} only on {c}; {such}")
-                    }
-                }
-            }
+            Reason::Counters { gp, fixed } => self.counters_message(f, names, gp, fixed),
             Reason::AuxMsr {
                 msrs,
                 msr_count,
@@ -372,30 +335,86 @@ impl Conflict<'_> {
             } => {
                 let m = usize::from(msr_count).min(MAX_OPTIONS);
                 let shown = usize::from(value_count).min(MAX_OPTIONS);
-                let both = if n == 2 { "both " } else { "" };
-                write!(f, "{names} {both}need ")?;
-                msr_label(f, msrs[0], self.msr_name(msrs[0]))?;
-                write!(f, " with different values (")?;
-                for (k, v) in values[..shown].iter().enumerate() {
-                    if k > 0 {
-                        f.write_str(", ")?;
-                    }
-                    write!(f, "{v:#x}")?;
-                }
-                f.write_str(")")?;
-                if m > 1 {
-                    f.write_str(" and the alternative encoding's ")?;
-                    for (k, &a) in msrs[1..m].iter().enumerate() {
-                        if k > 0 {
-                            f.write_str(", ")?;
-                        }
-                        msr_label(f, a, self.msr_name(a))?;
-                    }
-                    f.write_str(" is taken")?;
-                }
-                Ok(())
+                self.aux_message(f, names, &msrs[..m], &values[..shown])
             }
         }
+    }
+
+    /// [`Reason::Counters`]'s message.
+    fn counters_message(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        names: ListNames<'_, '_>,
+        gp: u32,
+        fixed: u32,
+    ) -> fmt::Result {
+        let n = self.len();
+        let c = Counters { gp, fixed };
+        let slots = gp.count_ones() + fixed.count_ones();
+        if gp == 0 && fixed.count_ones() == 1 {
+            let k = fixed.trailing_zeros();
+            let both = if n == 2 { "both " } else { "all " };
+            return write!(
+                f,
+                "{names} {both}need fixed counter {k}, which counts one event at a time"
+            );
+        }
+        let such = match slots {
+            1 => "one such event already uses it",
+            2 => "two such events already use them",
+            3 => "three such events already use them",
+            4 => "four such events already use them",
+            _ => "",
+        };
+        // Sampled precisely, every one of them: their PEBS or PDist counters.
+        let all_precise = (self.indexes()).all(|i| self.list.get(i).is_some_and(|e| e.precise > 0));
+        let how = if all_precise {
+            "sampled as precisely as asked"
+        } else {
+            "counted"
+        };
+        if such.is_empty() {
+            write!(
+                f,
+                "{names} may be {how} only on {c}: {n} events for {slots} counters"
+            )
+        } else {
+            write!(f, "{names} may be {how} only on {c}; {such}")
+        }
+    }
+
+    /// [`Reason::AuxMsr`]'s message: `msrs` the MSRs (primary first), `values` those shown.
+    fn aux_message(
+        &self,
+        f: &mut fmt::Formatter<'_>,
+        names: ListNames<'_, '_>,
+        msrs: &[u32],
+        values: &[u64],
+    ) -> fmt::Result {
+        let both = if self.len() == 2 { "both " } else { "" };
+        write!(f, "{names} {both}need ")?;
+        if let Some(&first) = msrs.first() {
+            msr_label(f, first, self.msr_name(first))?;
+        }
+        write!(f, " with different values (")?;
+        for (k, v) in values.iter().enumerate() {
+            if k > 0 {
+                f.write_str(", ")?;
+            }
+            write!(f, "{v:#x}")?;
+        }
+        f.write_str(")")?;
+        if msrs.len() > 1 {
+            f.write_str(" and the alternative encoding's ")?;
+            for (k, &a) in msrs[1..].iter().enumerate() {
+                if k > 0 {
+                    f.write_str(", ")?;
+                }
+                msr_label(f, a, self.msr_name(a))?;
+            }
+            f.write_str(" is taken")?;
+        }
+        Ok(())
     }
 }
 

@@ -30,7 +30,9 @@ pub(super) struct Need {
 /// definitions state none, every counter when it is a PEBS event, else none); 3, its PDist
 /// counters (where they state none, as for 2).
 pub(super) fn demand(e: &EventDesc) -> CounterMask {
-    let fixed = e.fixed.map_or(0, |f| 1u32.checked_shl(f.into()).unwrap_or(0));
+    let fixed = e
+        .fixed
+        .map_or(0, |f| 1u32.checked_shl(f.into()).unwrap_or(0));
     let own = CounterMask::new(e.counters, fixed);
     if e.precise == 0 {
         return own;

@@ -169,5 +169,6 @@ fn precision() {
     let s = parse("cpu/event=0xd1,umask=0x20/kpp").unwrap();
     assert_eq!((s.modifiers.precise, s.modifiers.os), (Some(2), Some(true)));
     let e = parse("cpu/event=0xd1/pppp").unwrap_err();
-    assert_eq!((e.at, e.kind), (17, ErrorKind::BadPrecise));
+    // At the fourth `p`, the one past ppp.
+    assert_eq!((e.at, e.kind), (18, ErrorKind::BadPrecise));
 }
