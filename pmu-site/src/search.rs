@@ -82,6 +82,9 @@ struct Entry {
     note: String,
     /// The page, for CPU and generation entries.
     page: Option<String>,
+    /// The most instances an indexed register family has on its generations (0 otherwise):
+    /// written as the word `#n`, from which `site.js` derives the instance names.
+    instances: u32,
 }
 
 impl Entry {
@@ -94,6 +97,7 @@ impl Entry {
             words: Vec::new(),
             note: String::new(),
             page: None,
+            instances: 0,
         }
     }
 }
@@ -187,6 +191,13 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
                 e
             });
             all[i].gens[gi] = true;
+            if r.msr.indexed {
+                // A family's count may follow the generation's counters: every address.
+                all[i].instances = all[i].instances.max(r.msr.count);
+                for a in r.addresses.iter().chain(&r.alias_addresses) {
+                    push_word(&mut all[i].words, format!("0x{a:x}"));
+                }
+            }
             for f in &r.fields {
                 let key = (r.name.as_str(), r.defined_in.as_str(), f.name.as_str());
                 let i = slot(&mut all, &mut fields, key, || {
@@ -218,7 +229,10 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
     all.extend(generation_entries(cx));
     let entries = all
         .into_iter()
-        .map(|e| {
+        .map(|mut e| {
+            if e.instances > 0 {
+                e.words.push(format!("#{}", e.instances));
+            }
             let (kind, name, home, gens, words) =
                 (e.kind, e.name, e.home, gens(&e.gens), e.words.join(" "));
             match e.page {
@@ -318,10 +332,13 @@ fn shorten(items: &[String]) -> String {
 /// One entry per generation, found by its id and opening its page.
 fn generation_entries(cx: &Ctx<'_>) -> Vec<Entry> {
     let n = cx.model.generations.len();
+    let ids: Vec<&str> = cx.model.generations.iter().map(|g| g.id.as_str()).collect();
+    let mut words = generation_words(&ids).into_iter();
     (cx.model.generations.iter().enumerate())
         .map(|(i, g)| {
             let mut e = Entry::new(GENERATION, g.id.clone(), i, n);
             e.gens[i] = true;
+            e.words = words.next().unwrap_or_default();
             let names: Vec<&str> = cx.cpus_of(g).iter().map(|c| c.name.name.as_str()).collect();
             e.note = if names.is_empty() {
                 g.title.clone()
@@ -334,13 +351,63 @@ fn generation_entries(cx: &Ctx<'_>) -> Vec<Entry> {
         .collect()
 }
 
+/// Each generation's extra words, so its id without the vendor's word stands for it as a
+/// CPU's name does (`sapphirerapids:2` in `intel-sapphirerapids`, `arch:1.5 lbr:1.5` in
+/// `intel-arch-lbr`): each word after the first stands for its share of the whole id. A rest
+/// that two ids share (`rapl` of `amd-rapl` and `intel-rapl`) stands for neither.
+fn generation_words(ids: &[&str]) -> Vec<Vec<String>> {
+    let split = |id: &str| -> Vec<String> {
+        id.to_lowercase()
+            .split(|ch: char| !ch.is_ascii_alphanumeric())
+            .filter(|w| !w.is_empty())
+            .map(str::to_owned)
+            .collect()
+    };
+    let all: Vec<Vec<String>> = ids.iter().map(|id| split(id)).collect();
+    let rest = |ws: &[String]| ws.get(1..).unwrap_or_default().to_vec();
+    let mut seen: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    for ws in &all {
+        *seen.entry(rest(ws)).or_default() += 1;
+    }
+    all.iter()
+        .map(|ws| {
+            let r = rest(ws);
+            if r.is_empty() || seen[&r] > 1 {
+                return Vec::new();
+            }
+            let share = ((ws.len() as f64 / r.len() as f64) * 100.0).round() / 100.0;
+            r.iter().map(|w| format!("{w}:{share}")).collect()
+        })
+        .collect()
+}
+
 pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
     site.add(PATH.to_owned(), index(cx));
 }
 
 #[cfg(test)]
 mod tests {
-    use super::bitset;
+    use super::{bitset, generation_words};
+
+    #[test]
+    fn a_generation_is_found_by_its_id_without_the_vendor() {
+        // Made-up ids: the rule reads their shape, not a list of generations.
+        let ids = [
+            "acme-fastlake",
+            "acme-x1-family",
+            "acme-x1",
+            "other-x1-family",
+            "solo",
+        ];
+        let words = generation_words(&ids);
+        assert_eq!(words[0], ["fastlake:2"]);
+        // `x1-family` is two generations' rest, `x1` one's.
+        assert!(words[1].is_empty() && words[3].is_empty());
+        assert_eq!(words[2], ["x1:2"]);
+        assert!(words[4].is_empty());
+        let three = generation_words(&["acme-arch-lbr"]);
+        assert_eq!(three[0], ["arch:1.5", "lbr:1.5"]);
+    }
 
     #[test]
     fn bit_sets_in_hex() {
