@@ -29,11 +29,19 @@
 //! a CPU's `gens` are the generations its name stands for and its note its vendor and
 //! family/models, a generation's note its title (`Ctx::title_of`).
 //!
-//! A query naming a CPU in full and something else ("SPR IA32_PERFEVTSEL") is matched against
+//! An indexed register family's words end with `#n`, the most instances it has on its
+//! generations: `site.js` derives the instance names from it as the definitions make them
+//! (`IA32_PERFEVTSEL0`, and `perfevtsel3` for `PERF_EVT_SEL`, AMD's `PerfEvtSel3`). A
+//! generation's words are its id without the vendor's word (`sapphirerapids:2`), so the id
+//! names it as a CPU's name does, unless another generation's id ends the same way.
+//!
+//! A query naming a CPU (or a generation) in full and something else ("SPR IA32_PERFEVTSEL") is matched against
 //! the entries whose `gens` have one of the CPU's generations, each hit opening the item on
 //! that generation: `gen/<slug>/reg/<NAME>.html` (every generation has a page for each of its
 //! registers), `gen/<slug>/events.html#ev-<NAME>` (the row's permalink). A hexadecimal value
-//! ("decode 0x004301d1 spr") offers the decoder, `decoder.html#gen=<id>&value=<value>`.
+//! ("decode 0x004301d1 spr") offers the decoder, `decoder.html#gen=<id>&value=<value>`. On a
+//! generation's pages (a CPU's page: `<main data-gens>`) that generation's items come first,
+//! opening there.
 
 use crate::context::{Ctx, paths};
 use crate::escape::json_for_js;

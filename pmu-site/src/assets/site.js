@@ -237,6 +237,11 @@
  * CPU. A hexadecimal value (0x and five digits or more, or any after the word "decode") adds
  * a hit opening the decoder with the value, on each of the CPU's generations when the query
  * names one.
+ * A generation's id ("sapphirerapids", "intel-v3", "zen4") names it as a CPU's name does, when
+ * it is whole query words. On a generation's pages (or a CPU's) the items it has (inherited
+ * ones too) come first, opening there, and a value is decoded there. Instance names
+ * (IA32_PERFEVTSEL0, PerfEvtSel3), addresses without 0x (186, C0010200, MSRC001_0200), D1H and
+ * perf's terms (event=0xd1,umask=0x20, cpu/event=0xd1,umask=0x20/) find their register or events.
  * page.html?search=<query> opens with the results shown. Results record the time from the
  * first keystroke (or the page load, for ?search=) to the first results in data-first-ms. */
 (function () {
