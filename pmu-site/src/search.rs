@@ -176,6 +176,31 @@ fn slot<K: Ord>(
     })
 }
 
+/// A register's addresses on one more generation as words (a family's count may follow the
+/// generation's counters), and its instance count.
+fn add_addresses(e: &mut Entry, r: &pmu_defs::model::Register) {
+    for a in r.addresses.iter().chain(&r.alias_addresses) {
+        push_word(&mut e.words, format!("0x{a:x}"));
+    }
+    if r.msr.indexed {
+        e.instances = e.instances.max(r.msr.count);
+    }
+}
+
+impl From<Entry> for Row {
+    fn from(mut e: Entry) -> Row {
+        if e.instances > 0 {
+            e.words.push(format!("#{}", e.instances));
+        }
+        let (kind, name, home, gens, words) =
+            (e.kind, e.name, e.home, gens(&e.gens), e.words.join(" "));
+        match e.page {
+            None => Row::Six(kind, name, home, gens, words, e.note),
+            Some(page) => Row::Seven(kind, name, home, gens, words, e.note, page),
+        }
+    }
+}
+
 /// Builds the index of the whole model.
 pub(crate) fn index(cx: &Ctx<'_>) -> String {
     let model = cx.model;
@@ -192,20 +217,11 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
             let i = slot(&mut all, &mut registers, (&r.name, &r.defined_in), || {
                 let mut e = Entry::new(REGISTER, r.name.clone(), home, n);
                 e.words = keywords(aliases, &r.name);
-                for a in r.addresses.iter().chain(&r.alias_addresses) {
-                    push_word(&mut e.words, format!("0x{a:x}"));
-                }
                 e.note = format::address(&r.msr);
                 e
             });
             all[i].gens[gi] = true;
-            if r.msr.indexed {
-                // A family's count may follow the generation's counters: every address.
-                all[i].instances = all[i].instances.max(r.msr.count);
-                for a in r.addresses.iter().chain(&r.alias_addresses) {
-                    push_word(&mut all[i].words, format!("0x{a:x}"));
-                }
-            }
+            add_addresses(&mut all[i], r);
             for f in &r.fields {
                 let key = (r.name.as_str(), r.defined_in.as_str(), f.name.as_str());
                 let i = slot(&mut all, &mut fields, key, || {
@@ -235,20 +251,7 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
     }
     all.extend(cpu_entries(cx));
     all.extend(generation_entries(cx));
-    let entries = all
-        .into_iter()
-        .map(|mut e| {
-            if e.instances > 0 {
-                e.words.push(format!("#{}", e.instances));
-            }
-            let (kind, name, home, gens, words) =
-                (e.kind, e.name, e.home, gens(&e.gens), e.words.join(" "));
-            match e.page {
-                None => Row::Six(kind, name, home, gens, words, e.note),
-                Some(page) => Row::Seven(kind, name, home, gens, words, e.note, page),
-            }
-        })
-        .collect();
+    let entries = all.into_iter().map(Row::from).collect();
     let idx = Index {
         gens: model.generations.iter().map(|g| g.id.as_str()).collect(),
         slugs: model
