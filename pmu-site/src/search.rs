@@ -298,23 +298,29 @@ fn cpu_entries(cx: &Ctx<'_>) -> Vec<Entry> {
     out
 }
 
+/// The words of a name or id, lower case (`Sapphire Rapids`: `sapphire`, `rapids`).
+fn split(s: &str) -> Vec<String> {
+    s.to_lowercase()
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// How many of a name's `whole` words each of `parts` words stands for, to two decimals.
+fn share(whole: usize, parts: usize) -> f64 {
+    ((whole as f64 / parts.max(1) as f64) * 100.0).round() / 100.0
+}
+
 /// A CPU's extra words: each word of an abbreviation, standing for its share of the name;
 /// each family/model as `06_8f` and `0x8f`, standing for the whole name; the vendor
 /// (`intel:0`, narrowing without counting for the name).
 fn cpu_words(c: &crate::cpus::SiteCpu<'_>) -> Vec<String> {
-    let split = |s: &str| -> Vec<String> {
-        s.to_lowercase()
-            .split(|ch: char| !ch.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
     let own = split(&c.name.name).len().max(1);
-    let share = |k: usize| ((own as f64 / k as f64) * 100.0).round() / 100.0;
     let mut words = Vec::new();
     for a in &c.name.also {
         let ws = split(a);
-        let s = share(ws.len());
+        let s = share(own, ws.len());
         for w in &ws {
             push_word(&mut words, format!("{w}:{s}"));
         }
@@ -367,13 +373,6 @@ fn generation_entries(cx: &Ctx<'_>) -> Vec<Entry> {
 /// `intel-arch-lbr`): each word after the first stands for its share of the whole id. A rest
 /// that two ids share (`rapl` of `amd-rapl` and `intel-rapl`) stands for neither.
 fn generation_words(ids: &[&str]) -> Vec<Vec<String>> {
-    let split = |id: &str| -> Vec<String> {
-        id.to_lowercase()
-            .split(|ch: char| !ch.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
     let all: Vec<Vec<String>> = ids.iter().map(|id| split(id)).collect();
     let rest = |ws: &[String]| ws.get(1..).unwrap_or_default().to_vec();
     let mut seen: BTreeMap<Vec<String>, usize> = BTreeMap::new();
@@ -386,7 +385,7 @@ fn generation_words(ids: &[&str]) -> Vec<Vec<String>> {
             if r.is_empty() || seen[&r] > 1 {
                 return Vec::new();
             }
-            let share = ((ws.len() as f64 / r.len() as f64) * 100.0).round() / 100.0;
+            let share = share(ws.len(), r.len());
             r.iter().map(|w| format!("{w}:{share}")).collect()
         })
         .collect()
