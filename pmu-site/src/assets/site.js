@@ -360,7 +360,7 @@
       .replace(/[a-z0-9_]+\s*=\s*[0-9a-fx]+/g, " ")
       .replace(/(^|,)\s*(any|edge|inv|eq)\b/g, " ").replace(/,/g, " ");
     var forms = um ? [pad(hex(ev[1])) + "." + pad(hex(um[1]))] : ["0x" + hex(ev[1])];
-    return { rest: rest, token: { forms: forms, code: true, word: -1 } };
+    return { rest: rest, token: { forms: forms, code: true, event: true, word: -1 } };
   }
   /* The generations of the page: a CPU page's (main's data-gens), else the generation whose
    * register, events or overview the page is (the tree's data-gen). */
@@ -372,12 +372,12 @@
 
   /* How an entry matches: score, per query word 3 for a whole word, 1 for a prefix (0 when
    * one query word matches nothing; a code token, D1H or 2E.41, matches no CPU or
-   * generation); cover, the share of the name's words the query
+   * generation, perf's terms only events); cover, the share of the name's words the query
    * accounts for (an alias word counts for the words it stands for). */
   function match(item, toks) {
     var total = 0, covered = 0, isItem = ITEMS[index.data.kinds[item.e[0]]];
     for (var i = 0; i < toks.length; i++) {
-      if (toks[i].code && !isItem) return null;
+      if ((toks[i].code && !isItem) || (toks[i].event && item.e[0] !== 2)) return null;
       var best = 0, cover = 0;
       for (var f = 0; f < toks[i].forms.length; f++) {
         var form = toks[i].forms[f];

@@ -170,6 +170,11 @@ fn search_finds_events_by_code_and_perf_terms() {
         let shown = hit[4].as_str().unwrap();
         let want = if *q == code { &note[..2] } else { &note };
         assert!(shown.starts_with(want), "{q}: {hit}");
+        if *q != code {
+            // perf's terms name events only, never an address starting with the code.
+            let kinds = hit[7].as_array().unwrap();
+            assert!(kinds.iter().all(|k| k == "event"), "{q}: {kinds:?}");
+        }
     }
     // Named with its CPU from the home page: the event on that generation.
     let named = format!("spr {perf}");
