@@ -275,20 +275,25 @@
         words.push("0x" + code.split(".")[0], code);
         covers.push(own, own);
       }
-      if (e[0] === 0) instanceWords(words, covers, own, n);
-      return { e: e, words: words, covers: covers, own: own, size: e[1].length };
+      var item = { e: e, words: words, covers: covers, own: own, size: e[1].length };
+      if (e[0] === 0) instanceWords(item, n);
+      return item;
     });
   }
   /* A register's name written as one word (PERF_EVT_SEL as perfevtsel, AMD's PerfEvtSel),
    * and the name of each of its n instances (the #n word): its last word or that one word
-   * with the index, as the definitions name instances (IA32_PERFEVTSEL0, PerfEvtSel3). */
-  function instanceWords(words, covers, own, n) {
+   * with the index, as the definitions name instances (IA32_PERFEVTSEL0, PerfEvtSel3).
+   * item.inst[w] is the instance word w names. */
+  function instanceWords(item, n) {
+    var words = item.words, covers = item.covers, own = item.own;
     var joined = own > 1 ? words.slice(0, own).join("") : null;
     if (joined) { words.push(joined); covers.push(own); }
+    item.inst = {};
     for (var i = 0; i < n; i++) {
+      item.inst[words.length] = i;
       words.push(words[own - 1] + i);
       covers.push(1);
-      if (joined) { words.push(joined + i); covers.push(own); }
+      if (joined) { item.inst[words.length] = i; words.push(joined + i); covers.push(own); }
     }
   }
   var waiting = [];
@@ -375,24 +380,25 @@
    * generation, perf's terms only events); cover, the share of the name's words the query
    * accounts for (an alias word counts for the words it stands for). */
   function match(item, toks) {
-    var total = 0, covered = 0, isItem = ITEMS[index.data.kinds[item.e[0]]];
+    var total = 0, covered = 0, isItem = ITEMS[index.data.kinds[item.e[0]]], inst;
     for (var i = 0; i < toks.length; i++) {
       if ((toks[i].code && !isItem) || (toks[i].event && item.e[0] !== 2)) return null;
-      var best = 0, cover = 0;
+      var best = 0, cover = 0, at = -1;
       for (var f = 0; f < toks[i].forms.length; f++) {
         var form = toks[i].forms[f];
         for (var w = 0; w < item.words.length; w++) {
           var word = item.words[w], s = 0;
           if (word === form) s = 3;
           else if (word.lastIndexOf(form, 0) === 0) s = 1;
-          if (s > best || (s === best && s && item.covers[w] > cover)) { best = s; cover = item.covers[w]; }
+          if (s > best || (s === best && s && item.covers[w] > cover)) { best = s; cover = item.covers[w]; at = w; }
         }
       }
       if (!best) return null;
+      if (best === 3 && item.inst && item.inst[at] !== undefined) inst = item.inst[at];
       total += best;
       covered += cover;
     }
-    return { s: total + (RANK[index.data.kinds[item.e[0]]] || 0), cover: Math.min(1, covered / item.own) };
+    return { s: total + (RANK[index.data.kinds[item.e[0]]] || 0), cover: Math.min(1, covered / item.own), inst: inst };
   }
   /* Whether generation i is in an entry's generations (an index, or a bit set in hex). */
   function has(bits, i) {
@@ -468,7 +474,7 @@
         if (!own.length || !ITEMS[index.data.kinds[item.e[0]]]) return;
         var m = match(item, own);
         if (m) scope.gens.forEach(function (g) {
-          if (has(item.e[3], g)) hits.push({ item: item, s: m.s, cover: m.cover, gen: g });
+          if (has(item.e[3], g)) hits.push({ item: item, s: m.s, cover: m.cover, gen: g, inst: m.inst });
         });
       });
       // Nothing of that CPU: the whole query, as any other.
@@ -480,8 +486,8 @@
         var m = match(item, toks);
         if (!m) return;
         var at = ITEMS[index.data.kinds[item.e[0]]] ? index.here.filter(function (g) { return has(item.e[3], g); }) : [];
-        if (!at.length) hits.push({ item: item, s: m.s, cover: m.cover });
-        at.forEach(function (g) { hits.push({ item: item, s: m.s, cover: m.cover, gen: g, here: true }); });
+        if (!at.length) hits.push({ item: item, s: m.s, cover: m.cover, inst: m.inst });
+        at.forEach(function (g) { hits.push({ item: item, s: m.s, cover: m.cover, gen: g, here: true, inst: m.inst }); });
       });
     }
     ranked(hits);
@@ -580,7 +586,9 @@
         var of = r.scope && r.scope.name !== gen ? r.scope.name + " (" + gen + ")" : gen;
         note.textContent = gen ? "as an event of " + of : "in the decoder";
       } else {
-        note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + (gen || generations(e[3]));
+        // The instance a query named (IA32_PERFEVTSEL3), then the addresses and generations.
+        var inst = h.inst === undefined ? "" : e[1] + h.inst + " \u00b7 ";
+        note.textContent = inst + (e[5] ? e[5] + " \u00b7 " : "") + (gen || generations(e[3]));
       }
       a.appendChild(k);
       a.appendChild(document.createTextNode(" "));

@@ -91,6 +91,7 @@ fn search_reads_a_generation_id_as_a_cpu() {
         format!("{ex_ret} {ZEN4}"),
         zen4_select.clone(),
         short(SPR).to_owned(),
+        format!("decode 0x004301d1 {}", short(SPR)),
     ];
     let q: Vec<&str> = queries.iter().map(String::as_str).collect();
     let hits = first_hits_on("index.html", &q);
@@ -107,6 +108,9 @@ fn search_reads_a_generation_id_as_a_cpu() {
     // The id alone finds the generation's page.
     assert_eq!(hits[5][0], "generation", "{}", hits[5]);
     assert_eq!(hits[5][1], SPR, "{}", hits[5]);
+    // A value with a generation's id is decoded on that generation.
+    assert_eq!(hits[6][0], "decode", "{}", hits[6]);
+    assert_eq!(hits[6][2], SPR, "{}", hits[6]);
 }
 
 /// Each register family is found by its instances' names as the definitions make them (name
@@ -143,6 +147,12 @@ fn search_finds_registers_by_instance_name_and_bare_address() {
     let hits = first_hits_on("index.html", &q);
     for ((q, name), hit) in want.iter().zip(&hits) {
         assert_first(q, hit, "register", name, None);
+    }
+    // An instance's hit names the instance (`PerfEvtSel3` is `PERF_EVT_SEL3`).
+    for ((q, name), hit) in want.iter().zip(&hits).take(4) {
+        let index = &q[q.trim_end_matches(|c: char| c.is_ascii_digit()).len()..];
+        let shown = format!("{name}{index} · ");
+        assert!(hit[4].as_str().unwrap().starts_with(&shown), "{q}: {hit}");
     }
     // A bare value of five digits or more is also offered to the decoder, after the register.
     let kinds = hits[want.len() - 2][7].as_array().unwrap();
