@@ -453,9 +453,10 @@
   }
   var ITEMS = { register: true, field: true, event: true };
   function ranked(hits) {
-    // A CPU or generation the query names in full, then the page's own items, then names the
-    // query accounts for entirely, then the better match, then shorter.
-    function tier(h) { return h.here ? 1 : !ITEMS[index.data.kinds[h.item.e[0]]] && h.cover >= 1 ? 2 : 0; }
+    // A CPU the query names in full, then the page's own items, then names the query accounts
+    // for entirely, then the better match, then shorter. (A generation is not put before the
+    // page's items: `core` on an Intel page is its CORE_ events before amd-core.)
+    function tier(h) { return h.here ? 1 : index.data.kinds[h.item.e[0]] === "cpu" && h.cover >= 1 ? 2 : 0; }
     return hits.sort(function (a, b) {
       return tier(b) - tier(a) || b.cover - a.cover || b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
     });
@@ -558,7 +559,7 @@
         on.textContent = "On " + r.scope.name + (r.scope.generation ? "" : ": " + ids(r.scope.gens));
       } else {
         box.setAttribute("data-here", ids(r.here));
-        on.textContent = "First what " + ids(r.here) + " (this page) has";
+        on.textContent = "First: what " + ids(r.here) + " (this page) has";
       }
       box.appendChild(on);
     }
