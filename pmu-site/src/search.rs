@@ -29,11 +29,19 @@
 //! a CPU's `gens` are the generations its name stands for and its note its vendor and
 //! family/models, a generation's note its title (`Ctx::title_of`).
 //!
-//! A query naming a CPU in full and something else ("SPR IA32_PERFEVTSEL") is matched against
+//! An indexed register family's words end with `#n`, the most instances it has on its
+//! generations: `site.js` derives the instance names from it as the definitions make them
+//! (`IA32_PERFEVTSEL0`, and `perfevtsel3` for `PERF_EVT_SEL`, AMD's `PerfEvtSel3`). A
+//! generation's words are its id without the vendor's word (`sapphirerapids:2`), so the id
+//! names it as a CPU's name does, unless another generation's id ends the same way.
+//!
+//! A query naming a CPU (or a generation) in full and something else ("SPR IA32_PERFEVTSEL") is matched against
 //! the entries whose `gens` have one of the CPU's generations, each hit opening the item on
 //! that generation: `gen/<slug>/reg/<NAME>.html` (every generation has a page for each of its
 //! registers), `gen/<slug>/events.html#ev-<NAME>` (the row's permalink). A hexadecimal value
-//! ("decode 0x004301d1 spr") offers the decoder, `decoder.html#gen=<id>&value=<value>`.
+//! ("decode 0x004301d1 spr") offers the decoder, `decoder.html#gen=<id>&value=<value>`. On a
+//! generation's pages (a CPU's page: `<main data-gens>`) that generation's items come first,
+//! opening there.
 
 use crate::context::{Ctx, paths};
 use crate::escape::json_for_js;
@@ -82,6 +90,9 @@ struct Entry {
     note: String,
     /// The page, for CPU and generation entries.
     page: Option<String>,
+    /// The most instances an indexed register family has on its generations (0 otherwise):
+    /// written as the word `#n`, from which `site.js` derives the instance names.
+    instances: u32,
 }
 
 impl Entry {
@@ -94,6 +105,7 @@ impl Entry {
             words: Vec::new(),
             note: String::new(),
             page: None,
+            instances: 0,
         }
     }
 }
@@ -164,6 +176,31 @@ fn slot<K: Ord>(
     })
 }
 
+/// A register's addresses on one more generation as words (a family's count may follow the
+/// generation's counters), and its instance count.
+fn add_addresses(e: &mut Entry, r: &pmu_defs::model::Register) {
+    for a in r.addresses.iter().chain(&r.alias_addresses) {
+        push_word(&mut e.words, format!("0x{a:x}"));
+    }
+    if r.msr.indexed {
+        e.instances = e.instances.max(r.msr.count);
+    }
+}
+
+impl From<Entry> for Row {
+    fn from(mut e: Entry) -> Row {
+        if e.instances > 0 {
+            e.words.push(format!("#{}", e.instances));
+        }
+        let (kind, name, home, gens, words) =
+            (e.kind, e.name, e.home, gens(&e.gens), e.words.join(" "));
+        match e.page {
+            None => Row::Six(kind, name, home, gens, words, e.note),
+            Some(page) => Row::Seven(kind, name, home, gens, words, e.note, page),
+        }
+    }
+}
+
 /// Builds the index of the whole model.
 pub(crate) fn index(cx: &Ctx<'_>) -> String {
     let model = cx.model;
@@ -180,13 +217,11 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
             let i = slot(&mut all, &mut registers, (&r.name, &r.defined_in), || {
                 let mut e = Entry::new(REGISTER, r.name.clone(), home, n);
                 e.words = keywords(aliases, &r.name);
-                for a in r.addresses.iter().chain(&r.alias_addresses) {
-                    push_word(&mut e.words, format!("0x{a:x}"));
-                }
                 e.note = format::address(&r.msr);
                 e
             });
             all[i].gens[gi] = true;
+            add_addresses(&mut all[i], r);
             for f in &r.fields {
                 let key = (r.name.as_str(), r.defined_in.as_str(), f.name.as_str());
                 let i = slot(&mut all, &mut fields, key, || {
@@ -216,17 +251,7 @@ pub(crate) fn index(cx: &Ctx<'_>) -> String {
     }
     all.extend(cpu_entries(cx));
     all.extend(generation_entries(cx));
-    let entries = all
-        .into_iter()
-        .map(|e| {
-            let (kind, name, home, gens, words) =
-                (e.kind, e.name, e.home, gens(&e.gens), e.words.join(" "));
-            match e.page {
-                None => Row::Six(kind, name, home, gens, words, e.note),
-                Some(page) => Row::Seven(kind, name, home, gens, words, e.note, page),
-            }
-        })
-        .collect();
+    let entries = all.into_iter().map(Row::from).collect();
     let idx = Index {
         gens: model.generations.iter().map(|g| g.id.as_str()).collect(),
         slugs: model
@@ -273,23 +298,29 @@ fn cpu_entries(cx: &Ctx<'_>) -> Vec<Entry> {
     out
 }
 
+/// The words of a name or id, lower case (`Sapphire Rapids`: `sapphire`, `rapids`).
+fn split(s: &str) -> Vec<String> {
+    s.to_lowercase()
+        .split(|ch: char| !ch.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+/// How many of a name's `whole` words each of `parts` words stands for, to two decimals.
+fn share(whole: usize, parts: usize) -> f64 {
+    ((whole as f64 / parts.max(1) as f64) * 100.0).round() / 100.0
+}
+
 /// A CPU's extra words: each word of an abbreviation, standing for its share of the name;
 /// each family/model as `06_8f` and `0x8f`, standing for the whole name; the vendor
 /// (`intel:0`, narrowing without counting for the name).
 fn cpu_words(c: &crate::cpus::SiteCpu<'_>) -> Vec<String> {
-    let split = |s: &str| -> Vec<String> {
-        s.to_lowercase()
-            .split(|ch: char| !ch.is_ascii_alphanumeric())
-            .filter(|w| !w.is_empty())
-            .map(str::to_owned)
-            .collect()
-    };
     let own = split(&c.name.name).len().max(1);
-    let share = |k: usize| ((own as f64 / k as f64) * 100.0).round() / 100.0;
     let mut words = Vec::new();
     for a in &c.name.also {
         let ws = split(a);
-        let s = share(ws.len());
+        let s = share(own, ws.len());
         for w in &ws {
             push_word(&mut words, format!("{w}:{s}"));
         }
@@ -318,10 +349,13 @@ fn shorten(items: &[String]) -> String {
 /// One entry per generation, found by its id and opening its page.
 fn generation_entries(cx: &Ctx<'_>) -> Vec<Entry> {
     let n = cx.model.generations.len();
+    let ids: Vec<&str> = cx.model.generations.iter().map(|g| g.id.as_str()).collect();
+    let mut words = generation_words(&ids).into_iter();
     (cx.model.generations.iter().enumerate())
         .map(|(i, g)| {
             let mut e = Entry::new(GENERATION, g.id.clone(), i, n);
             e.gens[i] = true;
+            e.words = words.next().unwrap_or_default();
             let names: Vec<&str> = cx.cpus_of(g).iter().map(|c| c.name.name.as_str()).collect();
             e.note = if names.is_empty() {
                 g.title.clone()
@@ -334,13 +368,56 @@ fn generation_entries(cx: &Ctx<'_>) -> Vec<Entry> {
         .collect()
 }
 
+/// Each generation's extra words, so its id without the vendor's word stands for it as a
+/// CPU's name does (`sapphirerapids:2` in `intel-sapphirerapids`, `arch:1.5 lbr:1.5` in
+/// `intel-arch-lbr`): each word after the first stands for its share of the whole id. A rest
+/// that two ids share (`rapl` of `amd-rapl` and `intel-rapl`) stands for neither.
+fn generation_words(ids: &[&str]) -> Vec<Vec<String>> {
+    let all: Vec<Vec<String>> = ids.iter().map(|id| split(id)).collect();
+    let rest = |ws: &[String]| ws.get(1..).unwrap_or_default().to_vec();
+    let mut seen: BTreeMap<Vec<String>, usize> = BTreeMap::new();
+    for ws in &all {
+        *seen.entry(rest(ws)).or_default() += 1;
+    }
+    all.iter()
+        .map(|ws| {
+            let r = rest(ws);
+            if r.is_empty() || seen[&r] > 1 {
+                return Vec::new();
+            }
+            let share = share(ws.len(), r.len());
+            r.iter().map(|w| format!("{w}:{share}")).collect()
+        })
+        .collect()
+}
+
 pub(crate) fn all(cx: &Ctx<'_>, site: &mut Site) {
     site.add(PATH.to_owned(), index(cx));
 }
 
 #[cfg(test)]
 mod tests {
-    use super::bitset;
+    use super::{bitset, generation_words};
+
+    #[test]
+    fn a_generation_is_found_by_its_id_without_the_vendor() {
+        // Made-up ids: the rule reads their shape, not a list of generations.
+        let ids = [
+            "acme-fastlake",
+            "acme-x1-family",
+            "acme-x1",
+            "other-x1-family",
+            "solo",
+        ];
+        let words = generation_words(&ids);
+        assert_eq!(words[0], ["fastlake:2"]);
+        // `x1-family` is two generations' rest, `x1` one's.
+        assert!(words[1].is_empty() && words[3].is_empty());
+        assert_eq!(words[2], ["x1:2"]);
+        assert!(words[4].is_empty());
+        let three = generation_words(&["acme-arch-lbr"]);
+        assert_eq!(three[0], ["arch:1.5", "lbr:1.5"]);
+    }
 
     #[test]
     fn bit_sets_in_hex() {

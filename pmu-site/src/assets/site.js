@@ -237,6 +237,11 @@
  * CPU. A hexadecimal value (0x and five digits or more, or any after the word "decode") adds
  * a hit opening the decoder with the value, on each of the CPU's generations when the query
  * names one.
+ * A generation's id ("sapphirerapids", "intel-v3", "zen4") names it as a CPU's name does, when
+ * it is whole query words. On a generation's pages (or a CPU's) the items it has (inherited
+ * ones too) come first, opening there, and a value is decoded there. Instance names
+ * (IA32_PERFEVTSEL0, PerfEvtSel3), addresses without 0x (186, C0010200, MSRC001_0200), D1H and
+ * perf's terms (event=0xd1,umask=0x20, cpu/event=0xd1,umask=0x20/) find their register or events.
  * page.html?search=<query> opens with the results shown. Results record the time from the
  * first keystroke (or the page load, for ?search=) to the first results in data-first-ms. */
 (function () {
@@ -258,7 +263,9 @@
       // How much of the name each word stands for: 1 for its own words, the share given
       // for an alias word, all of it for an address or a code.
       var covers = words.map(function () { return 1; });
+      var n = 0;
       (e[4] ? e[4].split(" ") : []).forEach(function (w) {
+        if (w.charAt(0) === "#") { n = parseInt(w.slice(1), 10) || 0; return; }
         var colon = w.indexOf(":");
         words.push(colon < 0 ? w : w.slice(0, colon));
         covers.push(colon < 0 ? (/^0x/.test(w) ? own : 1) : parseFloat(w.slice(colon + 1)));
@@ -268,8 +275,26 @@
         words.push("0x" + code.split(".")[0], code);
         covers.push(own, own);
       }
-      return { e: e, words: words, covers: covers, own: own, size: e[1].length };
+      var item = { e: e, words: words, covers: covers, own: own, size: e[1].length };
+      if (e[0] === 0) instanceWords(item, n);
+      return item;
     });
+  }
+  /* A register's name written as one word (PERF_EVT_SEL as perfevtsel, AMD's PerfEvtSel),
+   * and the name of each of its n instances (the #n word): its last word or that one word
+   * with the index, as the definitions name instances (IA32_PERFEVTSEL0, PerfEvtSel3).
+   * item.inst[w] is the instance word w names. */
+  function instanceWords(item, n) {
+    var words = item.words, covers = item.covers, own = item.own;
+    var joined = own > 1 ? words.slice(0, own).join("") : null;
+    if (joined) { words.push(joined); covers.push(own); }
+    item.inst = {};
+    for (var i = 0; i < n; i++) {
+      item.inst[words.length] = i;
+      words.push(words[own - 1] + i);
+      covers.push(1);
+      if (joined) { item.inst[words.length] = i; words.push(joined + i); covers.push(own); }
+    }
   }
   var waiting = [];
   function load(done) {
@@ -281,6 +306,7 @@
     s.src = root + "data/search.js";
     s.onload = function () {
       index = { data: window.PMU.search, items: prepare(window.PMU.search) };
+      index.here = here(index.data.gens);
       var all = waiting;
       waiting = [];
       all.forEach(function (f) { f(); });
@@ -294,49 +320,85 @@
     document.head.appendChild(s);
   }
 
-  /* Query words; an address or code keeps its dots, others split on _ and . too. */
+  /* Query words; an address or code keeps its dots, others split on _ and . too. Each token
+   * knows the query word it comes from (word). */
   function tokens(q) {
-    return words(q).reduce(function (out, t) { return out.concat(tokensOf(t)); }, []);
+    var out = [];
+    words(q).forEach(function (t, i) {
+      tokensOf(t).forEach(function (k) { k.word = i; out.push(k); });
+    });
+    return out;
   }
   function words(q) { return q.toLowerCase().trim().split(/\s+/).filter(Boolean); }
   function tokensOf(t) {
     var m = /^(?:0x)?([0-9a-f]{1,3})[.:\/](?:0x)?([0-9a-f]{1,2})$/.exec(t);
     if (m) return [{ forms: [pad(m[1]) + "." + pad(m[2])], code: true }];
+    // An address in AMD's notation: MSRC001_0200, C001_0200.
+    m = /^(?:msr)?(?:0x)?([0-9a-f]{4})_([0-9a-f]{4})h?$/.exec(t);
+    if (m) return [{ forms: ["0x" + (m[1] + m[2]).replace(/^0+(?=.)/, "")] }];
     // A family/model: GenuineIntel-6-8F (a stepping after it ignored), 06_8F, 6-8F, 19h/11h.
     m = /^(?:genuineintel|authenticamd|hygongenuine)-([0-9a-f]{1,2})-([0-9a-f]{1,2})(?:-.*)?$/.exec(t) ||
       /^(?:0x)?([0-9a-f]{1,2})[_-](?:0x)?([0-9a-f]{1,2})$/.exec(t) ||
       /^([0-9a-f]{1,2})h\/([0-9a-f]{1,2})h$/.exec(t);
     if (m) return [{ forms: [pad(m[1]) + "_" + pad(m[2])] }];
+    // Intel's notation for an event code or an address (D1H, 38FH): not a CPU's model.
     m = /^([0-9a-f]+)h$/.exec(t);
-    if (m) return [{ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")] }];
+    if (m) return [{ forms: ["0x" + m[1].replace(/^0+(?=.)/, "")], code: true }];
     if (/^0x[0-9a-f]+$/.test(t)) return [{ forms: ["0x" + t.slice(2).replace(/^0+(?=..)/, "")] }];
+    // A bare hexadecimal number with a digit in it (C0010200): a word, or an address.
+    if (/^[0-9a-f]{4,16}$/.test(t) && /[0-9]/.test(t)) return [{ forms: [t, "0x" + t.replace(/^0+(?=.)/, "")] }];
     return t.split(/[^a-z0-9]+/).filter(Boolean).map(function (w) {
       return { forms: /^[0-9a-f]{2,3}$/.test(w) ? [w, "0x" + w] : [w] };
     });
   }
   function pad(h) { return h.length < 2 ? "0" + h : h; }
+  /* An event given by its terms, alone (event=0xd1,umask=0x20) or in a perf string
+   * (cpu/event=0xd1,umask=0x20/u): the token of its code and unit mask (d1.20, or 0xd1 without
+   * a umask), and the query without the terms. Numbers as perf reads them (0x hex, else decimal). */
+  function perfOf(q) {
+    var s = q.toLowerCase(), num = "(0x[0-9a-f]+|[0-9]+)";
+    var ev = new RegExp("(?:^|[/,\\s])event\\s*=\\s*" + num).exec(s);
+    if (!ev) return null;
+    var um = new RegExp("(?:^|[/,\\s])umask\\s*=\\s*" + num).exec(s);
+    function hex(v) { return (/^0x/.test(v) ? parseInt(v.slice(2), 16) : parseInt(v, 10)).toString(16); }
+    var rest = s.replace(/[a-z0-9_]*\/[^\/]*=[^\/]*\/[a-z]*/g, " ")
+      .replace(/[a-z0-9_]+\s*=\s*[0-9a-fx]+/g, " ")
+      .replace(/(^|,)\s*(any|edge|inv|eq)\b/g, " ").replace(/,/g, " ");
+    var forms = um ? [pad(hex(ev[1])) + "." + pad(hex(um[1]))] : ["0x" + hex(ev[1])];
+    return { rest: rest, token: { forms: forms, code: true, event: true, word: -1 } };
+  }
+  /* The generations of the page: a CPU page's (main's data-gens), else the generation whose
+   * register, events or overview the page is (the tree's data-gen). */
+  function here(gens) {
+    var main = document.getElementById("main"), tree = document.getElementById("nav-tree");
+    var ids = (main && main.getAttribute("data-gens")) || (tree && tree.getAttribute("data-gen")) || "";
+    return ids.split(" ").map(function (id) { return gens.indexOf(id); }).filter(function (i) { return i >= 0; });
+  }
 
   /* How an entry matches: score, per query word 3 for a whole word, 1 for a prefix (0 when
-   * one query word matches nothing); cover, the share of the name's words the query
+   * one query word matches nothing; a code token, D1H or 2E.41, matches no CPU or
+   * generation, perf's terms only events); cover, the share of the name's words the query
    * accounts for (an alias word counts for the words it stands for). */
   function match(item, toks) {
-    var total = 0, covered = 0;
+    var total = 0, covered = 0, isItem = ITEMS[index.data.kinds[item.e[0]]], inst;
     for (var i = 0; i < toks.length; i++) {
-      var best = 0, cover = 0;
+      if ((toks[i].code && !isItem) || (toks[i].event && item.e[0] !== 2)) return null;
+      var best = 0, cover = 0, at = -1;
       for (var f = 0; f < toks[i].forms.length; f++) {
         var form = toks[i].forms[f];
         for (var w = 0; w < item.words.length; w++) {
           var word = item.words[w], s = 0;
           if (word === form) s = 3;
           else if (word.lastIndexOf(form, 0) === 0) s = 1;
-          if (s > best || (s === best && s && item.covers[w] > cover)) { best = s; cover = item.covers[w]; }
+          if (s > best || (s === best && s && item.covers[w] > cover)) { best = s; cover = item.covers[w]; at = w; }
         }
       }
       if (!best) return null;
+      if (best === 3 && item.inst && item.inst[at] !== undefined) inst = item.inst[at];
       total += best;
       covered += cover;
     }
-    return { s: total + (RANK[index.data.kinds[item.e[0]]] || 0), cover: Math.min(1, covered / item.own) };
+    return { s: total + (RANK[index.data.kinds[item.e[0]]] || 0), cover: Math.min(1, covered / item.own), inst: inst };
   }
   /* Whether generation i is in an entry's generations (an index, or a bit set in hex). */
   function has(bits, i) {
@@ -344,12 +406,15 @@
     var d = bits.length - 1 - (i >> 2);
     return d >= 0 && (parseInt(bits.charAt(d), 16) & (1 << (i & 3))) !== 0;
   }
-  /* The CPU the query names in full with whole words, and which tokens name it: the CPU
-   * naming the most tokens, when some tokens are left for the items (or, `whole`, none). */
+  /* The CPU (or generation) the query names in full with whole words, and which tokens name
+   * it: the one naming the most tokens, when some tokens are left for the items (or, `whole`,
+   * none). A generation's id must be whole query words (core in PERF_EVT_SEL_CORE is not
+   * amd-core). */
   function scopeOf(toks, whole) {
     var best = null;
     index.items.forEach(function (item) {
-      if (index.data.kinds[item.e[0]] !== "cpu") return;
+      var kind = index.data.kinds[item.e[0]];
+      if (kind !== "cpu" && kind !== "generation") return;
       var used = [], covered = 0;
       toks.forEach(function (t, i) {
         var c = 0;
@@ -359,13 +424,16 @@
         if (c > 0) { used.push(i); covered += c; }
       });
       if (!used.length || covered < item.own - 1e-6) return;
+      if (kind === "generation" && toks.some(function (t, i) {
+        return used.indexOf(i) === -1 && used.some(function (u) { return toks[u].word === t.word; });
+      })) return;
       if (!best || used.length > best.used.length) best = { item: item, used: used };
     });
     // A query that is a CPU's name ("Zen 4", not Zen 1 and a "4") finds that CPU.
     if (!best || (!whole && best.used.length === toks.length)) return null;
     var gens = [];
     index.data.gens.forEach(function (id, i) { if (has(best.item.e[3], i)) gens.push(i); });
-    return { name: best.item.e[1], gens: gens, used: best.used };
+    return { name: best.item.e[1], gens: gens, used: best.used, generation: index.data.kinds[best.item.e[0]] === "generation" };
   }
   /* A value to decode: 0x and five digits or more, or any hexadecimal word after "decode". */
   function valueOf(ws) {
@@ -375,7 +443,9 @@
       if (!m || !/[0-9a-f]/.test(m[2])) continue;
       var digits = m[2].replace(/_/g, "");
       if (digits.replace(/^0+(?=.)/, "").length > 16) continue;
-      if ((m[1] && digits.length >= 5) || (asked && ws[i] !== "decode")) {
+      // Bare (C0010200), with a digit in it: a value too, after the register at that address.
+      var bare = !m[1] && digits.length >= 5 && /[0-9]/.test(digits);
+      if ((m[1] && digits.length >= 5) || bare || (asked && ws[i] !== "decode")) {
         return { at: i, asked: asked, text: "0x" + digits.toUpperCase() };
       }
     }
@@ -383,15 +453,20 @@
   }
   var ITEMS = { register: true, field: true, event: true };
   function ranked(hits) {
-    // Names the query accounts for entirely first, then the better match, then shorter.
+    // A CPU the query names in full, then the page's own items, then names the query accounts
+    // for entirely, then the better match, then shorter. (A generation is not put before the
+    // page's items: `core` on an Intel page is its CORE_ events before amd-core.)
+    function tier(h) { return h.here ? 1 : index.data.kinds[h.item.e[0]] === "cpu" && h.cover >= 1 ? 2 : 0; }
     return hits.sort(function (a, b) {
-      return b.cover - a.cover || b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
+      return tier(b) - tier(a) || b.cover - a.cover || b.s - a.s || a.item.size - b.item.size || (a.item.e[1] < b.item.e[1] ? -1 : 1);
     });
   }
   function search(q) {
-    var ws = words(q), value = valueOf(ws);
+    var perf = perfOf(q);
+    var ws = words(perf ? perf.rest : q), value = valueOf(ws);
     // "decode" and the value after it are no item's words; a value alone may be an address.
     var toks = tokens((value && value.asked ? ws.filter(function (w, i) { return i !== value.at && w !== "decode"; }) : ws).join(" "));
+    if (perf) toks.push(perf.token);
     var scope = toks.length ? scopeOf(toks, !!value) : null;
     var hits = [];
     if (scope) {
@@ -400,24 +475,30 @@
         if (!own.length || !ITEMS[index.data.kinds[item.e[0]]]) return;
         var m = match(item, own);
         if (m) scope.gens.forEach(function (g) {
-          if (has(item.e[3], g)) hits.push({ item: item, s: m.s, cover: m.cover, gen: g });
+          if (has(item.e[3], g)) hits.push({ item: item, s: m.s, cover: m.cover, gen: g, inst: m.inst });
         });
       });
       // Nothing of that CPU: the whole query, as any other.
       if (!hits.length && !value) scope = null;
     }
     if (!scope && toks.length) {
+      // On a generation's (or a CPU's) page, its items open there and come first.
       index.items.forEach(function (item) {
         var m = match(item, toks);
-        if (m) hits.push({ item: item, s: m.s, cover: m.cover });
+        if (!m) return;
+        var at = ITEMS[index.data.kinds[item.e[0]]] ? index.here.filter(function (g) { return has(item.e[3], g); }) : [];
+        if (!at.length) hits.push({ item: item, s: m.s, cover: m.cover, inst: m.inst });
+        at.forEach(function (g) { hits.push({ item: item, s: m.s, cover: m.cover, gen: g, here: true, inst: m.inst }); });
       });
     }
     ranked(hits);
     if (value) {
-      var decode = (scope ? scope.gens : [undefined]).map(function (g) { return { decode: value.text, gen: g }; });
+      var on = scope ? scope.gens : index.here.length ? index.here : [undefined];
+      var decode = on.map(function (g) { return { decode: value.text, gen: g }; });
       hits = value.asked || !hits.length ? decode.concat(hits) : hits.concat(decode);
     }
-    return { hits: hits.slice(0, LIMIT), total: hits.length, scope: scope };
+    var first = !scope && hits.length && hits[0].here;
+    return { hits: hits.slice(0, LIMIT), total: hits.length, scope: scope, here: first ? index.here : null };
   }
   function url(e, gen) {
     if (e.length > 6 && e[6]) return root + e[6];
@@ -467,14 +548,20 @@
       none.textContent = "Nothing matches \u201c" + q.trim() + "\u201d.";
       box.appendChild(none);
     }
-    if (r.scope) {
-      box.setAttribute("data-cpu", r.scope.name);
+    var ids = function (gs) { return gs.map(function (g) { return index.data.gens[g]; }).join(", "); };
+    box.removeAttribute("data-cpu");
+    box.removeAttribute("data-here");
+    if (r.scope || r.here) {
       var on = document.createElement("p");
       on.className = "note";
-      on.textContent = "On " + r.scope.name + ": " + r.scope.gens.map(function (g) { return index.data.gens[g]; }).join(", ");
+      if (r.scope) {
+        box.setAttribute("data-cpu", r.scope.name);
+        on.textContent = "On " + r.scope.name + (r.scope.generation ? "" : ": " + ids(r.scope.gens));
+      } else {
+        box.setAttribute("data-here", ids(r.here));
+        on.textContent = "First: what " + ids(r.here) + " (this page) has";
+      }
       box.appendChild(on);
-    } else {
-      box.removeAttribute("data-cpu");
     }
     var list = document.createElement("ul");
     r.hits.forEach(function (h) {
@@ -497,9 +584,12 @@
       var note = document.createElement("span");
       note.className = "note";
       if (h.decode) {
-        note.textContent = gen ? "as an event of " + r.scope.name + " (" + gen + ")" : "in the decoder";
+        var of = r.scope && r.scope.name !== gen ? r.scope.name + " (" + gen + ")" : gen;
+        note.textContent = gen ? "as an event of " + of : "in the decoder";
       } else {
-        note.textContent = (e[5] ? e[5] + " \u00b7 " : "") + (gen || generations(e[3]));
+        // The instance a query named (IA32_PERFEVTSEL3), then the addresses and generations.
+        var inst = h.inst === undefined ? "" : e[1] + h.inst + " \u00b7 ";
+        note.textContent = inst + (e[5] ? e[5] + " \u00b7 " : "") + (gen || generations(e[3]));
       }
       a.appendChild(k);
       a.appendChild(document.createTextNode(" "));

@@ -106,7 +106,7 @@ fn list(cx: &Ctx<'_>, site: &mut Site) {
         count: format::plural(cx.cpus.len(), "CPU name", "CPU names"),
         rows,
     };
-    add(cx, site, path, "CPUs".to_owned(), body.render());
+    add(cx, site, path, "CPUs".to_owned(), body.render(), vec![]);
 }
 
 fn page(cx: &Ctx<'_>, c: &SiteCpu<'_>, site: &mut Site) {
@@ -142,18 +142,28 @@ fn page(cx: &Ctx<'_>, c: &SiteCpu<'_>, site: &mut Site) {
             .map(|g| section(cx, &root, g))
             .collect(),
     };
-    add(cx, site, &path, c.name.name.clone(), body.render());
+    // The search ranks the items of the CPU's generations first on its page.
+    let gens: Vec<&str> = c.generations.iter().map(|g| g.id.as_str()).collect();
+    let data = vec![("gens", gens.join(" "))];
+    add(cx, site, &path, c.name.name.clone(), body.render(), data);
 }
 
 /// Puts a rendered body in the page shell.
-fn add(cx: &Ctx<'_>, site: &mut Site, path: &str, title: String, body: askama::Result<String>) {
+fn add(
+    cx: &Ctx<'_>,
+    site: &mut Site,
+    path: &str,
+    title: String,
+    body: askama::Result<String>,
+    data: Vec<(&'static str, String)>,
+) {
     let page = Page {
         path,
         title,
         nav: Nav::Cpus,
         body: body.unwrap_or_default(),
         scripts: vec![],
-        data: vec![],
+        data,
     };
     site.add(path.to_owned(), layout::render(cx, &page));
 }

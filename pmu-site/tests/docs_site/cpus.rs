@@ -61,8 +61,19 @@ fn every_cpu_name_has_a_page_listed_in_the_cpu_index() {
             assert!(text.contains(a.as_str()), "{path}: {a}");
             assert!(index.contains(a.as_str()), "cpus/index.html: {a}");
         }
+        // The search lists what the CPU's generations have first on its page.
+        let main = &root.find_all("main")[0];
+        let gens: Vec<&str> = main
+            .attr("data-gens")
+            .unwrap_or_default()
+            .split(' ')
+            .collect();
         if let Target::Generations(ids) = &n.target {
             for id in ids {
+                assert!(
+                    gens.contains(&id.as_str()),
+                    "{path}: data-gens {gens:?}, {id}"
+                );
                 let link = format!("../gen/{id}/index.html");
                 assert!(hrefs(&root).contains(&link.as_str()), "{path}: {id}");
                 let cpus = &generation(id).cpus;

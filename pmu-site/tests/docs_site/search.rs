@@ -296,3 +296,84 @@ fn search_entries_open_on_each_of_their_generations() {
     }
     assert!(checked > 10_000, "{checked}");
 }
+
+/// An indexed register family's entry ends with `#n`, the most instances it has on its
+/// generations (from which `site.js` names them, `IA32_PERFEVTSEL0`), and lists every address
+/// of every one of them; a generation's entry has its id without the vendor's word, standing
+/// for the whole id, unless another generation's id ends the same way.
+#[test]
+fn search_index_gives_instance_counts_and_generation_words() {
+    let js = site().get(docs::search::PATH).unwrap();
+    let index = js_value(js, "PMU.search = ");
+    let entries = index["entries"].as_array().unwrap();
+    let words = |e: &serde_json::Value| -> Vec<String> {
+        e[4].as_str()
+            .unwrap()
+            .split(' ')
+            .map(str::to_owned)
+            .collect()
+    };
+    let has = |e: &serde_json::Value, i: usize| match &e[3] {
+        serde_json::Value::String(s) => u128::from_str_radix(s, 16).unwrap() >> i & 1 == 1,
+        n => n.as_u64() == Some(i as u64),
+    };
+    let mut families = 0;
+    for (i, g) in model().generations.iter().enumerate() {
+        for r in g.registers.iter().filter(|r| r.msr.indexed) {
+            let e = (entries.iter())
+                .find(|e| e[0] == 0 && e[1] == r.name.as_str() && has(e, i))
+                .unwrap_or_else(|| panic!("{}: no entry for {}", g.id, r.name));
+            let w = words(e);
+            let n: u32 = (w.last().and_then(|l| l.strip_prefix('#')))
+                .unwrap_or_else(|| panic!("{}: {w:?}", r.name))
+                .parse()
+                .unwrap();
+            assert!(n >= r.msr.count, "{} on {}: #{n}", r.name, g.id);
+            for a in &r.addresses {
+                assert!(
+                    w.contains(&format!("0x{a:x}")),
+                    "{} on {}: {a:#x}",
+                    r.name,
+                    g.id
+                );
+            }
+            families += 1;
+        }
+    }
+    assert!(families > 100, "{families}");
+    // A single register has no count.
+    let ctrl = entries
+        .iter()
+        .find(|e| e[0] == 0 && e[1] == "IA32_PERF_GLOBAL_CTRL")
+        .unwrap();
+    assert!(!ctrl[4].as_str().unwrap().contains('#'));
+
+    let gens = entries.iter().filter(|e| e[0] == 4);
+    let rest = |id: &str| id.split_once('-').map(|(_, r)| r.to_owned());
+    let ids: Vec<&str> = model().generations.iter().map(|g| g.id.as_str()).collect();
+    for e in gens {
+        let id = e[1].as_str().unwrap();
+        let w = e[4].as_str().unwrap();
+        let shared = ids.iter().filter(|i| rest(i) == rest(id)).count() > 1;
+        match rest(id) {
+            Some(r) if !shared => {
+                let own = id.split('-').count();
+                let parts: Vec<&str> = r.split('-').collect();
+                for p in &parts {
+                    let share = own as f64 / parts.len() as f64;
+                    let share = (share * 100.0).round() / 100.0;
+                    assert!(
+                        w.split(' ').any(|x| x == format!("{p}:{share}")),
+                        "{id}: {w}"
+                    );
+                }
+            }
+            _ => assert_eq!(w, "", "{id}"),
+        }
+    }
+    // The shipped ids: Sapphire Rapids' stands for its generation without `intel-`.
+    let spr = (entries.iter())
+        .find(|e| e[0] == 4 && e[1] == "intel-sapphirerapids")
+        .unwrap();
+    assert_eq!(spr[4], "sapphirerapids:2");
+}

@@ -10,13 +10,16 @@
 //! `driver.rs` has the harness (Chromium, the site, loading and driving a page); `tables.rs`
 //! the event table's sorting, filters and fit at 1366 px, and every page at 390 px; `timing.rs`
 //! the load times of the heaviest pages (printed); `two_steps.rs` the user tasks of issue 29,
-//! each two steps from the home page (a query, then its first hit).
+//! each two steps from the home page (a query, then its first hit); `search_context.rs` what the
+//! search reads besides names: the page's generation, generation ids, instance names, bare
+//! addresses, event codes and perf strings.
 
 #[path = "../../../pmu-site/tests/support/mod.rs"]
 mod support;
 
 mod a11y;
 mod driver;
+mod search_context;
 mod tables;
 mod timing;
 mod two_steps;

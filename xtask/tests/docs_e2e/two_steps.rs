@@ -55,24 +55,29 @@ const TASKS: [Task; 5] = [
 ];
 
 /// Step 1 of every task: the first hit of each query typed on the home page, as
-/// `[kind, name, generation, href]`.
+/// `[kind, name, generation, href, note]`.
 fn first_hits(queries: &[&str]) -> Vec<serde_json::Value> {
+    first_hits_on("index.html", queries)
+}
+
+/// The first hit of each query typed in the search box of `page`, as `[kind, name,
+/// generation, href, note]`, then the results box's `data-cpu` and `data-here` (the CPU or
+/// generation the query names, the page's generations listed first) and every hit's kind.
+pub(super) fn first_hits_on(page: &str, queries: &[&str]) -> Vec<serde_json::Value> {
     let mut steps = Vec::new();
     for q in queries {
         steps.push(format!("type($('#site-q'), {q:?}); return null;"));
         steps.push(
-            "var a = $('#site-results a.hit'); return a && [a.getAttribute('data-kind'), \
-             a.getAttribute('data-name'), a.getAttribute('data-gen'), a.getAttribute('href')];"
+            "var a = $('#site-results a.hit'), b = $('#site-results'); return a && \
+             [a.getAttribute('data-kind'), a.getAttribute('data-name'), a.getAttribute('data-gen'), \
+             a.getAttribute('href'), a.querySelector('.note').textContent, \
+             b.getAttribute('data-cpu'), b.getAttribute('data-here'), \
+             Array.from(b.querySelectorAll('a.hit')).map(h => h.getAttribute('data-kind'))];"
                 .to_owned(),
         );
     }
     let steps: Vec<&str> = steps.iter().map(String::as_str).collect();
-    let (_, log) = drive_with(
-        site_dir(),
-        "index.html",
-        &steps,
-        Viewport::Window(1366, 900),
-    );
+    let (_, log) = drive_with(site_dir(), page, &steps, Viewport::Window(1366, 900));
     (0..queries.len()).map(|i| log[2 * i + 1].clone()).collect()
 }
 
