@@ -1,9 +1,60 @@
 //! The write mask of one guest MSR: the union of the register's writable fields the guest has
 //! (see the [module documentation](super)).
 
-use super::{GuestPmu, requires, writable};
+use super::{GuestPmu, writable};
+use pmu_vocab::requires;
 use crate::EventDesc;
 use crate::arch::{Arch, ArchVisitor, Bits, FieldInfo, RegInfo, Role, Spec};
+
+/// The write masks of a generation's full-featured guest ([`Arch::GUEST_MASKS`]): every
+/// counter the generation defines, every feature a field's `requires:` names present
+/// (AnyThread included). The generator computes them from the definitions by the rule the
+/// [module documentation](super) gives, so they are constants.
+///
+/// ```
+/// use pmu_regs::arch::{Arch, IntelV2, Role};
+///
+/// // IA32_PERF_GLOBAL_CTRL of a full version 2 guest: EN_PMC0-1 and EN_FIXED_CTR0-2.
+/// const GLOBAL: Option<u64> = IntelV2::GUEST_MASKS.mask(Role::GlobalControl, 0);
+/// assert_eq!(GLOBAL, Some(0x7_0000_0003));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GuestMasks {
+    /// One entry per register family with a role, in the generation's register order.
+    pub registers: &'static [RoleMasks],
+}
+
+/// The write masks of one register family ([`GuestMasks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RoleMasks {
+    /// The family's role (one family per role).
+    pub role: Role,
+    /// The write mask of each instance, by index.
+    pub masks: &'static [u64],
+}
+
+impl GuestMasks {
+    /// The masks of the family with `role`, by instance (empty: the generation has none).
+    pub const fn of(&self, role: Role) -> &'static [u64] {
+        let mut i = 0;
+        while i < self.registers.len() {
+            if self.registers[i].role as u8 == role as u8 {
+                return self.registers[i].masks;
+            }
+            i += 1;
+        }
+        &[]
+    }
+
+    /// The mask of instance `index` of the family with `role`.
+    pub const fn mask(&self, role: Role, index: u32) -> Option<u64> {
+        let masks = self.of(role);
+        match (index as usize) < masks.len() {
+            true => Some(masks[index as usize]),
+            false => None,
+        }
+    }
+}
 
 /// What the guest's generation says beyond its register table, read once.
 #[derive(Clone, Copy, Debug)]
@@ -69,8 +120,15 @@ enum Family {
 }
 
 impl GuestPmu<'_> {
-    /// The bits of instance `index` of `r` the guest may write.
+    /// The bits of instance `index` of `r` the guest may write: the constants it was built
+    /// with, else derived.
     pub(super) fn write_mask(&self, d: &Derived, r: &RegInfo, index: u32) -> u64 {
+        let constant = self.masks.zip(r.role).and_then(|(m, role)| m.mask(role, index));
+        constant.unwrap_or_else(|| self.derive_mask(d, r, index))
+    }
+
+    /// The bits of instance `index` of `r` the guest may write, from its CPUID.
+    pub(super) fn derive_mask(&self, d: &Derived, r: &RegInfo, index: u32) -> u64 {
         let mut m = r
             .fields
             .iter()

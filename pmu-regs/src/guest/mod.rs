@@ -13,7 +13,7 @@
 //!   for a counter the guest has, so fewer counters leave more bits reserved;
 //! - a field with a `requires:` condition in the definitions (IN_TX and IN_TXCP with TSX,
 //!   ADAPTIVE_RECORD with PEBS_BASELINE, UMASK2 and EQ with leaf 23H) only when the guest's
-//!   CPUID or capabilities satisfy it (read by `requires.rs`, which evaluates the manuals'
+//!   CPUID or capabilities satisfy it ([`pmu_vocab::requires`] evaluates the manuals'
 //!   notation the definitions write it in);
 //! - a field valid on some instances only (IN_TXCP) only there;
 //! - AnyThread (the event-select bit the generation's encoding puts an event's `any` in, and
@@ -50,15 +50,15 @@
 //! assert!(matches!(guest.check_read(0xC3), Err(GuestFault::NoSuchMsr { .. })));
 //! ```
 
-use crate::arch::{Access, Counter, Generation, InstanceName, RegInfo, Role};
+use crate::arch::{Access, Arch, ArchVisitor, Counter, Generation, InstanceName, RegInfo, Role};
 use crate::detect::{CpuidResult, CpuidSource, PmuInfo, detect};
 use core::fmt;
 
 mod filter;
 mod mask;
-mod requires;
 
 pub use filter::{EventFilter, EventMatch, FilterMode};
+pub use mask::{GuestMasks, RoleMasks};
 
 /// How reserved bits of a write are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -246,6 +246,8 @@ pub struct GuestPmu<'f> {
     /// The [`KEPT_LEAVES`] as the guest sees them (`None`: not enumerated).
     leaves: [Option<CpuidResult>; KEPT_LEAVES.len()],
     derived: Option<mask::Derived>,
+    /// The generation's [`GuestMasks`], for a guest built by [`GuestPmu::for_generation`].
+    masks: Option<GuestMasks>,
     policy: Policy,
     filter: EventFilter<'f>,
 }
@@ -270,11 +272,67 @@ impl GuestPmu<'static> {
             perf_capabilities,
             leaves,
             derived,
+            masks: None,
+            policy: Policy::Vendor,
+            filter: EventFilter::ALLOW_ALL,
+        }
+    }
+
+    /// The full-featured guest of generation `g`: every counter it defines, at its widths;
+    /// every CPUID feature a field's `requires:` names; IA32_PERF_CAPABILITIES with every
+    /// field the generation defines (so the full-width aliases too); AnyThread not
+    /// deprecated. Its write masks are the generated constants ([`Arch::GUEST_MASKS`]), not
+    /// derived: no CPUID is read and nothing is allocated. [`Policy::Vendor`], every event
+    /// allowed.
+    ///
+    /// ```
+    /// use pmu_regs::arch::{Arch, Generation, IntelV2, Role};
+    /// use pmu_regs::guest::{GuestFault, GuestPmu};
+    ///
+    /// let guest = GuestPmu::for_generation(Generation::IntelV2);
+    /// // IA32_PERF_GLOBAL_CTRL: EN_PMC0-1 and EN_FIXED_CTR0-2, as the constant says.
+    /// let global = guest.msr(0x38F).unwrap();
+    /// assert_eq!(global.write_mask, 0x7_0000_0003);
+    /// assert_eq!(IntelV2::GUEST_MASKS.mask(Role::GlobalControl, 0), Some(global.write_mask));
+    /// assert!(matches!(guest.check_write(0x38F, 1 << 2), Err(GuestFault::Reserved { .. })));
+    /// ```
+    pub fn for_generation(g: Generation) -> Self {
+        g.visit(ForGeneration(g))
+    }
+}
+
+/// Builds [`GuestPmu::for_generation`] with the generation's `Arch` type.
+struct ForGeneration(Generation);
+
+impl ArchVisitor for ForGeneration {
+    type Output = GuestPmu<'static>;
+
+    fn visit<A: Arch>(self) -> GuestPmu<'static> {
+        let info = PmuInfo::full::<A>(self.0);
+        let capabilities = A::registers()
+            .iter()
+            .filter(|r| r.role == Some(Role::Capabilities))
+            .flat_map(|r| r.fields)
+            .fold(0, |m, f| m | f.mask());
+        GuestPmu {
+            info,
+            perf_capabilities: capabilities,
+            leaves: [Some(EVERY_FEATURE); KEPT_LEAVES.len()],
+            derived: Some(mask::Derive.visit::<A>()),
+            masks: Some(A::GUEST_MASKS),
             policy: Policy::Vendor,
             filter: EventFilter::ALLOW_ALL,
         }
     }
 }
+
+/// A CPUID leaf with every feature bit set (the full-featured guest's).
+const EVERY_FEATURE: CpuidResult = CpuidResult {
+    eax: u32::MAX,
+    ebx: u32::MAX,
+    ecx: u32::MAX,
+    edx: u32::MAX,
+};
 
 impl<'f> GuestPmu<'f> {
     /// The same guest with reserved bits treated by `policy`.
@@ -290,6 +348,7 @@ impl<'f> GuestPmu<'f> {
             perf_capabilities: self.perf_capabilities,
             leaves: self.leaves,
             derived: self.derived,
+            masks: self.masks,
             policy: self.policy,
             filter,
         }
@@ -481,17 +540,17 @@ fn kept_leaves<S: CpuidSource + ?Sized>(
     })
 }
 
-impl requires::Facts for GuestPmu<'_> {
-    fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<CpuidResult> {
+impl pmu_vocab::requires::Facts for GuestPmu<'_> {
+    fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
         let at = KEPT_LEAVES.iter().position(|&k| k == (leaf, subleaf))?;
-        self.leaves[at]
+        self.leaves[at].map(|r| [r.eax, r.ebx, r.ecx, r.edx])
     }
 
     fn perf_capabilities(&self) -> u64 {
         self.perf_capabilities
     }
 
-    fn capabilities_name(&self) -> Option<&'static str> {
+    fn capabilities_name(&self) -> Option<&str> {
         let regs = self.info.generation.map_or(&[][..], |g| g.registers());
         regs.iter()
             .find(|r| r.role == Some(Role::Capabilities))
