@@ -71,9 +71,7 @@ fn mask(r: &Register, i: u32, facts: &FullFeatured, width: u32) -> u64 {
         .iter()
         .filter(|f| f.access.writable())
         .filter(|f| f.instances.as_ref().is_none_or(|on| on.contains(&i)))
-        .filter(|f| {
-            (f.requires.as_ref()).is_none_or(|t| requires::eval(t, facts) == Some(true))
-        })
+        .filter(|f| (f.requires.as_ref()).is_none_or(|t| requires::eval(t, facts) == Some(true)))
         .fold(0, |m, f| m | f.full_mask());
     match width {
         1..64 => m & ((1u64 << width) - 1),

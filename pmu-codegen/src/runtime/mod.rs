@@ -92,7 +92,11 @@ pub fn marker(
                 },
             )
         }
-        None => (spec(krate, g), guest_masks(krate, g), register_table(krate, g)),
+        None => (
+            spec(krate, g),
+            guest_masks(krate, g),
+            register_table(krate, g),
+        ),
     };
     let detect = detect_spec(krate, g);
     let events = arch_events(krate, g);

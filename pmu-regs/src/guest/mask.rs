@@ -2,9 +2,9 @@
 //! (see the [module documentation](super)).
 
 use super::{GuestPmu, writable};
-use pmu_vocab::requires;
 use crate::EventDesc;
 use crate::arch::{Arch, ArchVisitor, Bits, FieldInfo, RegInfo, Role, Spec};
+use pmu_vocab::requires;
 
 /// The write masks of a generation's full-featured guest ([`Arch::GUEST_MASKS`]): every
 /// counter the generation defines, every feature a field's `requires:` names present
@@ -123,7 +123,10 @@ impl GuestPmu<'_> {
     /// The bits of instance `index` of `r` the guest may write: the constants it was built
     /// with, else derived.
     pub(super) fn write_mask(&self, d: &Derived, r: &RegInfo, index: u32) -> u64 {
-        let constant = self.masks.zip(r.role).and_then(|(m, role)| m.mask(role, index));
+        let constant = self
+            .masks
+            .zip(r.role)
+            .and_then(|(m, role)| m.mask(role, index));
         constant.unwrap_or_else(|| self.derive_mask(d, r, index))
     }
 

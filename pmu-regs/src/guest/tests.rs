@@ -93,9 +93,17 @@ fn the_full_featured_guest_has_the_gated_fields() {
         let guest = GuestPmu::for_generation(g);
         let d = guest.derived.expect("a generation");
         for r in g.registers().iter().filter(|r| r.role.is_some()) {
-            let gated = r.fields.iter().filter(|f| f.requires.is_some() && f.instances.is_empty());
+            let gated = r
+                .fields
+                .iter()
+                .filter(|f| f.requires.is_some() && f.instances.is_empty());
             for f in gated.filter(|f| writable(f.access)) {
-                assert_eq!(guest.write_mask(&d, r, 0) & f.mask(), f.mask(), "{g}: {}", f.name);
+                assert_eq!(
+                    guest.write_mask(&d, r, 0) & f.mask(),
+                    f.mask(),
+                    "{g}: {}",
+                    f.name
+                );
                 let bare = GuestPmu {
                     masks: None,
                     leaves: [None; KEPT_LEAVES.len()],
