@@ -14,9 +14,10 @@ use pmu_vocab::requires;
 /// ```
 /// use pmu_regs::arch::{Arch, IntelV2, Role};
 ///
-/// // IA32_PERF_GLOBAL_CTRL of a full version 2 guest: EN_PMC0-1 and EN_FIXED_CTR0-2.
+/// // IA32_PERF_GLOBAL_CTRL of a full version 2 guest: EN_PMC0-7 (the eight general
+/// // counters the definitions give version 2) and EN_FIXED_CTR0-2.
 /// const GLOBAL: Option<u64> = IntelV2::GUEST_MASKS.mask(Role::GlobalControl, 0);
-/// assert_eq!(GLOBAL, Some(0x7_0000_0003));
+/// assert_eq!(GLOBAL, Some(0x7_0000_00FF));
 /// ```
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct GuestMasks {

@@ -290,11 +290,14 @@ impl GuestPmu<'static> {
     /// use pmu_regs::guest::{GuestFault, GuestPmu};
     ///
     /// let guest = GuestPmu::for_generation(Generation::IntelV2);
-    /// // IA32_PERF_GLOBAL_CTRL: EN_PMC0-1 and EN_FIXED_CTR0-2, as the constant says.
+    /// // IA32_PERF_GLOBAL_CTRL: EN_PMC0-7 and EN_FIXED_CTR0-2, as the constant says.
     /// let global = guest.msr(0x38F).unwrap();
-    /// assert_eq!(global.write_mask, 0x7_0000_0003);
+    /// assert_eq!(global.write_mask, 0x7_0000_00FF);
     /// assert_eq!(IntelV2::GUEST_MASKS.mask(Role::GlobalControl, 0), Some(global.write_mask));
-    /// assert!(matches!(guest.check_write(0x38F, 1 << 2), Err(GuestFault::Reserved { .. })));
+    /// assert!(guest.check_write(0x38F, 1 << 7).is_ok());
+    /// assert!(matches!(guest.check_write(0x38F, 1 << 8), Err(GuestFault::Reserved { .. })));
+    /// // Every general counter the generation defines is there.
+    /// assert_eq!(guest.msrs().filter(|m| m.role() == Some(Role::Counter)).count(), 8);
     /// ```
     pub fn for_generation(g: Generation) -> Self {
         g.visit(ForGeneration(g))
