@@ -28,7 +28,11 @@ const GUEST: [CpuidEntry; 6] = [
     CpuidEntry::new(1, 0, [0x0000_0611, 0, (1 << 31) | (1 << 15), 0]),
     CpuidEntry::new(7, 0, [1, (1 << 4) | (1 << 11), 0, 0]),
     CpuidEntry::new(7, 1, [1 << 8, 0, 0, 0]),
-    CpuidEntry::new(0xA, 0, [6 | 8 << 8 | 48 << 16 | 7 << 24, 0, 0x7, 3 | 48 << 5]),
+    CpuidEntry::new(
+        0xA,
+        0,
+        [6 | 8 << 8 | 48 << 16 | 7 << 24, 0, 0x7, 3 | 48 << 5],
+    ),
     CpuidEntry::new(0x23, 0, [1, 0b11, 0, 0]),
 ];
 
@@ -45,7 +49,10 @@ fn main() {
     assert_eq!(g.generation(), Some(Generation::IntelV6));
     let select = 0x0043_00C0 | 1 << 32; // INST_RETIRED.ANY, USR+OS, EN, IN_TX
     assert_eq!(g.check_write(0x189, select).map(|w| w.value), Ok(select));
-    assert_eq!(g.check_write(0x38F, 0x7_0000_00FF).map(|w| w.value), Ok(0x7_0000_00FF));
+    assert_eq!(
+        g.check_write(0x38F, 0x7_0000_00FF).map(|w| w.value),
+        Ok(0x7_0000_00FF)
+    );
     assert!(g.check_write(0x38F, 1 << 8).is_err());
     let msrs = g.msrs().count();
     assert!(msrs > 30, "{msrs} MSRs");
@@ -58,11 +65,16 @@ fn main() {
         b.iter(|| g.check_write(black_box(0x189), black_box(select)).is_ok())
     });
     c.bench_function("check_write_global", |b| {
-        b.iter(|| g.check_write(black_box(0x38F), black_box(0x7_0000_00FF)).is_ok())
+        b.iter(|| {
+            g.check_write(black_box(0x38F), black_box(0x7_0000_00FF))
+                .is_ok()
+        })
     });
     c.bench_function("msrs", |b| {
         b.iter(|| black_box(&g).msrs().fold(0, |m, r| m ^ r.write_mask))
     });
-    c.bench_function("from_cpuid", |b| b.iter(|| black_box(guest()).perf_capabilities()));
+    c.bench_function("from_cpuid", |b| {
+        b.iter(|| black_box(guest()).perf_capabilities())
+    });
     c.final_summary();
 }

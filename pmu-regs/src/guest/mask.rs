@@ -71,6 +71,70 @@ pub(super) struct Derived {
     pub(super) umask: u64,
 }
 
+/// How many write masks a guest keeps from construction: every instance of every register
+/// with a role (the largest compiled generation has 68; a test checks that every one fits).
+/// A guest of a generation with more derives the rest at each access.
+const CACHED: usize = 96;
+
+/// The write mask of every instance of every register with a role, by slot
+/// ([`first_slots`]), kept from construction: [`GuestPmu::from_cpuid`] derives them,
+/// [`GuestPmu::for_generation`] copies its generation's [`GuestMasks`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cache([u64; CACHED]);
+
+impl Cache {
+    /// No masks (a guest without a generation has no MSRs to ask about).
+    pub(super) const EMPTY: Cache = Cache([0; CACHED]);
+
+    /// The masks `guest` derives from its CPUID.
+    pub(super) fn derive(guest: &GuestPmu) -> Cache {
+        let mut c = Cache::EMPTY;
+        if let Some(d) = &guest.derived {
+            for (slot, r) in first_slots(guest.registers()) {
+                for i in 0..r.addresses.len() as u32 {
+                    c.put(slot + i as usize, guest.derive_mask(d, r, i));
+                }
+            }
+        }
+        c
+    }
+
+    /// The constants of `masks`, for the generation with `regs`.
+    pub(super) fn of(masks: &GuestMasks, regs: &[RegInfo]) -> Cache {
+        let mut c = Cache::EMPTY;
+        for (slot, r) in first_slots(regs) {
+            let of = r.role.map_or(&[][..], |role| masks.of(role));
+            for (i, &m) in of.iter().take(r.addresses.len()).enumerate() {
+                c.put(slot + i, m);
+            }
+        }
+        c
+    }
+
+    fn put(&mut self, slot: usize, mask: u64) {
+        if let Some(m) = self.0.get_mut(slot) {
+            *m = mask;
+        }
+    }
+
+    /// The mask of instance `index` of the register whose first slot is `slot` (`None`: not
+    /// kept).
+    pub(super) fn get(&self, slot: usize, r: &RegInfo, index: u32) -> Option<u64> {
+        let index = (index < r.addresses.len() as u32).then_some(index as usize)?;
+        self.0.get(slot + index).copied()
+    }
+}
+
+/// Every register of `regs` with a role, with the slot of its instance 0 in a [`Cache`].
+pub(super) fn first_slots(regs: &[RegInfo]) -> impl Iterator<Item = (usize, &RegInfo)> {
+    let with_role = regs.iter().filter(|r| r.role.is_some());
+    with_role.scan(0, |next, r| {
+        let slot = *next;
+        *next += r.addresses.len();
+        Some((slot, r))
+    })
+}
+
 /// Reads [`Derived`] from a generation: the AnyThread and unit-mask bits are where the
 /// generated encoding places an event's `any` flag and unit mask.
 pub(super) struct Derive;
@@ -121,14 +185,11 @@ enum Family {
 }
 
 impl GuestPmu<'_> {
-    /// The bits of instance `index` of `r` the guest may write: the constants it was built
-    /// with, else derived.
-    pub(super) fn write_mask(&self, d: &Derived, r: &RegInfo, index: u32) -> u64 {
-        let constant = self
-            .masks
-            .zip(r.role)
-            .and_then(|(m, role)| m.mask(role, index));
-        constant.unwrap_or_else(|| self.derive_mask(d, r, index))
+    /// The bits of instance `index` of `r` (first slot `slot`) the guest may write: as kept
+    /// from construction, else derived.
+    pub(super) fn write_mask(&self, d: &Derived, slot: usize, r: &RegInfo, index: u32) -> u64 {
+        let kept = self.cache.get(slot, r, index);
+        kept.unwrap_or_else(|| self.derive_mask(d, r, index))
     }
 
     /// The bits of instance `index` of `r` the guest may write, from its CPUID.

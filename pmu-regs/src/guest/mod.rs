@@ -246,8 +246,8 @@ pub struct GuestPmu<'f> {
     /// The [`KEPT_LEAVES`] as the guest sees them (`None`: not enumerated).
     leaves: [Option<CpuidResult>; KEPT_LEAVES.len()],
     derived: Option<mask::Derived>,
-    /// The generation's [`GuestMasks`], for a guest built by [`GuestPmu::for_generation`].
-    masks: Option<GuestMasks>,
+    /// The write masks, kept from construction.
+    cache: mask::Cache,
     policy: Policy,
     filter: EventFilter<'f>,
 }
@@ -267,14 +267,18 @@ impl GuestPmu<'static> {
             false => 0,
         };
         let derived = info.generation.map(|g| g.visit(mask::Derive));
-        GuestPmu {
+        let guest = GuestPmu {
             info,
             perf_capabilities,
             leaves,
             derived,
-            masks: None,
+            cache: mask::Cache::EMPTY,
             policy: Policy::Vendor,
             filter: EventFilter::ALLOW_ALL,
+        };
+        GuestPmu {
+            cache: mask::Cache::derive(&guest),
+            ..guest
         }
     }
 
@@ -322,7 +326,7 @@ impl ArchVisitor for ForGeneration {
             perf_capabilities: capabilities,
             leaves: [Some(EVERY_FEATURE); KEPT_LEAVES.len()],
             derived: Some(mask::Derive.visit::<A>()),
-            masks: Some(A::GUEST_MASKS),
+            cache: mask::Cache::of(&A::GUEST_MASKS, A::registers()),
             policy: Policy::Vendor,
             filter: EventFilter::ALLOW_ALL,
         }
@@ -351,7 +355,7 @@ impl<'f> GuestPmu<'f> {
             perf_capabilities: self.perf_capabilities,
             leaves: self.leaves,
             derived: self.derived,
-            masks: self.masks,
+            cache: self.cache,
             policy: self.policy,
             filter,
         }
@@ -385,20 +389,23 @@ impl<'f> GuestPmu<'f> {
     /// Every PMU MSR the guest has, by register family then index (a perfmon v6 family's
     /// second addresses after its first).
     pub fn msrs(&self) -> impl Iterator<Item = GuestMsr> + '_ {
-        let regs = self.info.generation.map_or(&[][..], |g| g.registers());
-        regs.iter().flat_map(move |r| {
+        mask::first_slots(self.registers()).flat_map(move |(slot, r)| {
             let own = r.addresses.iter().enumerate();
             let alias = r.alias_addresses.iter().enumerate();
             own.chain(alias)
-                .filter_map(move |(i, &a)| self.guest_msr(r, i as u32, a))
+                .filter_map(move |(i, &a)| self.guest_msr(slot, r, i as u32, a))
         })
     }
 
     /// The PMU MSR at `address`, if the guest has it.
     pub fn msr(&self, address: u32) -> Option<GuestMsr> {
-        let regs = self.info.generation.map_or(&[][..], |g| g.registers());
-        regs.iter()
-            .find_map(|r| self.guest_msr(r, r.index_of(address)?, address))
+        mask::first_slots(self.registers())
+            .find_map(|(slot, r)| self.guest_msr(slot, r, r.index_of(address)?, address))
+    }
+
+    /// The register table of the guest's generation (empty without one).
+    fn registers(&self) -> &'static [RegInfo] {
+        self.info.generation.map_or(&[][..], |g| g.registers())
     }
 
     /// Checks a guest's WRMSR of `value` to `msr`: the write to make, or the fault to inject.
@@ -458,7 +465,7 @@ impl<'f> GuestPmu<'f> {
         self.filter.permits(event, umask)
     }
 
-    fn guest_msr(&self, r: &RegInfo, index: u32, address: u32) -> Option<GuestMsr> {
+    fn guest_msr(&self, slot: usize, r: &RegInfo, index: u32, address: u32) -> Option<GuestMsr> {
         let d = self.derived.as_ref()?;
         if !self.present(d, r, index) {
             return None;
@@ -467,7 +474,7 @@ impl<'f> GuestPmu<'f> {
             address,
             info: *r,
             index,
-            write_mask: self.write_mask(d, r, index),
+            write_mask: self.write_mask(d, slot, r, index),
             action: self.action(d, r.role?),
         })
     }

@@ -1,5 +1,6 @@
-use super::{GuestPmu, KEPT_LEAVES, writable};
-use crate::arch::{Generation, Role};
+use super::mask::{Cache, first_slots};
+use super::{GuestMasks, GuestPmu, KEPT_LEAVES, writable};
+use crate::arch::{Arch, ArchVisitor, Generation, Role};
 use pmu_vocab::requires::{self, Facts};
 use std::vec::Vec;
 
@@ -51,29 +52,41 @@ fn pack_keeps_a_split_fields_low_part_first() {
     assert_eq!(super::pack(u64::MAX, 0), 0);
 }
 
-/// The generator's constants ([`Arch::GUEST_MASKS`](crate::arch::Arch::GUEST_MASKS)) are the
-/// run-time derivation for the full-featured guest, for every compiled generation, every
-/// register with a role and every instance; and a guest built on them lists the same MSRs
-/// with the same masks as one deriving them.
+/// The constants of `g`.
+fn guest_masks(g: Generation) -> GuestMasks {
+    struct Of;
+    impl ArchVisitor for Of {
+        type Output = GuestMasks;
+        fn visit<A: Arch>(self) -> GuestMasks {
+            A::GUEST_MASKS
+        }
+    }
+    g.visit(Of)
+}
+
+/// The generator's constants ([`Arch::GUEST_MASKS`]) are the run-time derivation for the
+/// full-featured guest, for every compiled generation, every register with a role and every
+/// instance; a guest built on them lists the same MSRs with the same masks as one deriving
+/// them; and every generation's masks fit in a guest's cache.
 #[test]
 fn guest_masks_are_the_run_time_derivation_for_a_full_featured_guest() {
     for &g in Generation::ALL {
-        let constant = GuestPmu::for_generation(g);
+        let (masks, constant) = (guest_masks(g), GuestPmu::for_generation(g));
         let derived = GuestPmu {
-            masks: None,
+            cache: Cache::derive(&constant),
             ..constant
         };
-        let (Some(masks), Some(d)) = (constant.masks, derived.derived) else {
-            panic!("{g}: no masks");
-        };
-        let with_role: Vec<_> = g.registers().iter().filter(|r| r.role.is_some()).collect();
+        let d = derived.derived.expect("a generation");
+        let with_role: Vec<_> = first_slots(g.registers()).collect();
         assert_eq!(masks.registers.len(), with_role.len(), "{g}");
-        for (r, entry) in with_role.into_iter().zip(masks.registers) {
+        for ((slot, r), entry) in with_role.into_iter().zip(masks.registers) {
             assert_eq!(Some(entry.role), r.role, "{g}: {}", r.name);
             assert_eq!(entry.masks.len(), r.addresses.len(), "{g}: {}", r.name);
             for (i, &m) in (0..).zip(entry.masks) {
                 let want = derived.derive_mask(&d, r, i);
                 assert_eq!(m, want, "{g}: {}[{i}]: {m:#x} != {want:#x}", r.name);
+                assert_eq!(constant.cache.get(slot, r, i), Some(m), "{g}: kept");
+                assert_eq!(derived.cache.get(slot, r, i), Some(m), "{g}: kept");
             }
         }
         let listed = |p: &GuestPmu| -> Vec<(u32, u64)> {
@@ -84,33 +97,33 @@ fn guest_masks_are_the_run_time_derivation_for_a_full_featured_guest() {
     }
 }
 
-/// The full-featured guest has every field a `requires:` gates: on a generation with TSX's
-/// IN_TX in its event select, the constant has it, and a guest without TSX does not.
+/// The full-featured guest has every field a `requires:` gates (IN_TX with TSX, UMASK2 with
+/// leaf 23H, ...), and a guest without CPUID leaves or capabilities has none of them.
 #[test]
 fn the_full_featured_guest_has_the_gated_fields() {
     let mut seen = 0;
     for &g in Generation::ALL {
         let guest = GuestPmu::for_generation(g);
+        let bare = GuestPmu {
+            leaves: [None; KEPT_LEAVES.len()],
+            perf_capabilities: 0,
+            ..guest
+        };
+        let bare = GuestPmu {
+            cache: Cache::derive(&bare),
+            ..bare
+        };
         let d = guest.derived.expect("a generation");
-        for r in g.registers().iter().filter(|r| r.role.is_some()) {
-            let gated = r
-                .fields
-                .iter()
-                .filter(|f| f.requires.is_some() && f.instances.is_empty());
+        for (slot, r) in first_slots(g.registers()) {
+            let gated =
+                (r.fields.iter()).filter(|f| f.requires.is_some() && f.instances.is_empty());
             for f in gated.filter(|f| writable(f.access)) {
-                assert_eq!(
-                    guest.write_mask(&d, r, 0) & f.mask(),
-                    f.mask(),
-                    "{g}: {}",
-                    f.name
+                let (full, none) = (
+                    guest.write_mask(&d, slot, r, 0),
+                    bare.write_mask(&d, slot, r, 0),
                 );
-                let bare = GuestPmu {
-                    masks: None,
-                    leaves: [None; KEPT_LEAVES.len()],
-                    perf_capabilities: 0,
-                    ..guest
-                };
-                assert_eq!(bare.write_mask(&d, r, 0) & f.mask(), 0, "{g}: {}", f.name);
+                assert_eq!(full & f.mask(), f.mask(), "{g}: {}", f.name);
+                assert_eq!(none & f.mask(), 0, "{g}: {}", f.name);
                 seen += 1;
             }
         }
