@@ -255,7 +255,8 @@ pub struct GuestPmu<'f> {
 impl GuestPmu<'static> {
     /// The virtual PMU a guest with this CPUID has, with `perf_capabilities` the value its
     /// IA32_PERF_CAPABILITIES reads (taken only when CPUID.01H:ECX.PDCM says the guest has
-    /// the MSR; 0 otherwise). [`Policy::Vendor`], every event allowed.
+    /// the MSR; 0 otherwise). [`Policy::Vendor`], every event allowed. Every write mask is
+    /// derived here, once, and kept: [`GuestPmu::check_write`] only reads them.
     pub fn from_cpuid<S: CpuidSource + ?Sized>(
         src: &mut S,
         perf_capabilities: Option<u64>,
