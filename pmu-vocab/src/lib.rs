@@ -10,6 +10,9 @@
 //!   alike over the YAML model and the compiled tables.
 //! * [`hash`]: the hash, bucket and slot functions of the generated minimal perfect hash
 //!   tables (`Event::from_name`, `Generation::with_event`).
+//! * [`requires`]: the manuals' notation of a field's `requires:` condition, evaluated on a
+//!   guest's CPUID (`pmu_regs::guest`) and on a generation's full-featured guest (the
+//!   generator's write-mask constants).
 //! * [`select`]: which field of an event select holds each event attribute, and the one
 //!   function that writes an event's attributes into it (generated code, run time, encoder).
 //! * `perf` (feature `perf`): how Linux perf spells an event (terms, perf's own spellings) and the parser of
@@ -25,6 +28,7 @@ pub mod hash;
 #[cfg(feature = "perf")]
 pub mod perf;
 pub mod record;
+pub mod requires;
 pub mod role;
 pub mod select;
 

@@ -19,9 +19,11 @@ use std::collections::hash_map::Entry;
 use std::str::FromStr;
 
 mod detect;
+mod guest;
 mod tables;
 
 use detect::*;
+use guest::guest_masks;
 use tables::*;
 
 /// True for a generation that gets an `Arch` impl: it has general-purpose counters.
@@ -75,13 +77,14 @@ pub fn marker(
         krate = krate.to_string().replace(' ', "")
     );
     let id = &g.id;
-    let (spec, registers) = match same_registers_as(model, only, g) {
+    let (spec, guest_masks, registers) = match same_registers_as(model, only, g) {
         Some(p) => {
             let segs: Vec<Ident> = module_path(&p.id).iter().map(|s| ident(s)).collect();
             let parent = marker_name(p);
             let path = quote!(#krate::#(#segs)::*::#parent);
             (
                 quote!(<#path as #krate::arch::Arch>::SPEC),
+                quote!(<#path as #krate::arch::Arch>::GUEST_MASKS),
                 quote! {
                     fn registers() -> &'static [#krate::arch::RegInfo] {
                         <#path as #krate::arch::Arch>::registers()
@@ -89,7 +92,11 @@ pub fn marker(
                 },
             )
         }
-        None => (spec(krate, g), register_table(krate, g)),
+        None => (
+            spec(krate, g),
+            guest_masks(krate, g),
+            register_table(krate, g),
+        ),
     };
     let detect = detect_spec(krate, g);
     let events = arch_events(krate, g);
@@ -106,6 +113,7 @@ pub fn marker(
             const ID: &'static str = #id;
             const SPEC: #krate::arch::Spec = #spec;
             const DETECT: #krate::arch::DetectSpec = #detect;
+            const GUEST_MASKS: #krate::guest::GuestMasks = #guest_masks;
             #registers
             #events
             #[inline]

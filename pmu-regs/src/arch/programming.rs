@@ -21,6 +21,10 @@ pub trait Arch: Copy + Default + fmt::Debug + Send + Sync + 'static {
     const SPEC: Spec;
     /// How detection recognises the generation, and what its CPUID fields enumerate.
     const DETECT: DetectSpec;
+    /// The write mask of every instance of every register with a role, for the generation's
+    /// full-featured guest, computed by the generator
+    /// ([`GuestPmu::for_generation`](crate::guest::GuestPmu::for_generation) uses them).
+    const GUEST_MASKS: crate::guest::GuestMasks;
     /// Instances of the general-purpose counter family in the definitions.
     const GP_INSTANCES: u32 = Self::SPEC.general.counters.len() as u32;
     /// Instances of the fixed-counter family (0 when the generation has none).

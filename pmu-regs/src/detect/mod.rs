@@ -435,6 +435,35 @@ impl PmuInfo {
         }
     }
 
+    /// What detection reports for a CPU offering everything generation `g` (of type `A`)
+    /// defines, without reading CPUID: every counter at the defined widths
+    /// ([`CounterSet::full`]), IA32_PERF_CAPABILITIES where the generation has it.
+    pub(crate) fn full<A: Arch>(g: Generation) -> PmuInfo {
+        let has_capabilities = g
+            .registers()
+            .iter()
+            .any(|r| r.role == Some(crate::arch::Role::Capabilities));
+        PmuInfo {
+            vendor: match g.vendor() {
+                Vendor::Intel => CpuVendor::Intel,
+                Vendor::Amd => CpuVendor::Amd,
+            },
+            max_leaf: 0,
+            max_ext_leaf: 0,
+            signature: 0,
+            generation: Some(g),
+            model: None,
+            model_id: None,
+            core_type: None,
+            id: Some(A::ID),
+            counters: CounterSet::full::<A>(),
+            perf_capabilities_msr: has_capabilities,
+            hypervisor: false,
+            enumeration: Enumeration::default(),
+            notes: [None; MAX_NOTES],
+        }
+    }
+
     /// CPU family from the signature (base family, plus extended family when base is 0FH).
     pub const fn family(&self) -> u32 {
         let base = (self.signature >> 8) & 0xF;

@@ -1,9 +1,61 @@
 //! The write mask of one guest MSR: the union of the register's writable fields the guest has
 //! (see the [module documentation](super)).
 
-use super::{GuestPmu, requires, writable};
+use super::{GuestPmu, writable};
 use crate::EventDesc;
 use crate::arch::{Arch, ArchVisitor, Bits, FieldInfo, RegInfo, Role, Spec};
+use pmu_vocab::requires;
+
+/// The write masks of a generation's full-featured guest ([`Arch::GUEST_MASKS`]): every
+/// counter the generation defines, every feature a field's `requires:` names present
+/// (AnyThread included). The generator computes them from the definitions by the rule the
+/// [module documentation](super) gives, so they are constants.
+///
+/// ```
+/// use pmu_regs::arch::{Arch, IntelV2, Role};
+///
+/// // IA32_PERF_GLOBAL_CTRL of a full version 2 guest: EN_PMC0-7 (the eight general
+/// // counters the definitions give version 2) and EN_FIXED_CTR0-2.
+/// const GLOBAL: Option<u64> = IntelV2::GUEST_MASKS.mask(Role::GlobalControl, 0);
+/// assert_eq!(GLOBAL, Some(0x7_0000_00FF));
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GuestMasks {
+    /// One entry per register family with a role, in the generation's register order.
+    pub registers: &'static [RoleMasks],
+}
+
+/// The write masks of one register family ([`GuestMasks`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct RoleMasks {
+    /// The family's role (one family per role).
+    pub role: Role,
+    /// The write mask of each instance, by index.
+    pub masks: &'static [u64],
+}
+
+impl GuestMasks {
+    /// The masks of the family with `role`, by instance (empty: the generation has none).
+    pub const fn of(&self, role: Role) -> &'static [u64] {
+        let mut i = 0;
+        while i < self.registers.len() {
+            if self.registers[i].role as u8 == role as u8 {
+                return self.registers[i].masks;
+            }
+            i += 1;
+        }
+        &[]
+    }
+
+    /// The mask of instance `index` of the family with `role`.
+    pub const fn mask(&self, role: Role, index: u32) -> Option<u64> {
+        let masks = self.of(role);
+        match (index as usize) < masks.len() {
+            true => Some(masks[index as usize]),
+            false => None,
+        }
+    }
+}
 
 /// What the guest's generation says beyond its register table, read once.
 #[derive(Clone, Copy, Debug)]
@@ -17,6 +69,70 @@ pub(super) struct Derived {
     pub(super) fixed_any: u64,
     /// The event-select bits of the unit mask.
     pub(super) umask: u64,
+}
+
+/// How many write masks a guest keeps from construction: every instance of every register
+/// with a role (the largest compiled generation has 68; a test checks that every one fits).
+/// A guest of a generation with more derives the rest at each access.
+const CACHED: usize = 96;
+
+/// The write mask of every instance of every register with a role, by slot
+/// ([`first_slots`]), kept from construction: [`GuestPmu::from_cpuid`] derives them,
+/// [`GuestPmu::for_generation`] copies its generation's [`GuestMasks`].
+#[derive(Clone, Copy, Debug)]
+pub(super) struct Cache([u64; CACHED]);
+
+impl Cache {
+    /// No masks (a guest without a generation has no MSRs to ask about).
+    pub(super) const EMPTY: Cache = Cache([0; CACHED]);
+
+    /// The masks `guest` derives from its CPUID.
+    pub(super) fn derive(guest: &GuestPmu) -> Cache {
+        let mut c = Cache::EMPTY;
+        if let Some(d) = &guest.derived {
+            for (slot, r) in first_slots(guest.registers()) {
+                for i in 0..r.addresses.len() as u32 {
+                    c.put(slot + i as usize, guest.derive_mask(d, r, i));
+                }
+            }
+        }
+        c
+    }
+
+    /// The constants of `masks`, for the generation with `regs`.
+    pub(super) fn of(masks: &GuestMasks, regs: &[RegInfo]) -> Cache {
+        let mut c = Cache::EMPTY;
+        for (slot, r) in first_slots(regs) {
+            let of = r.role.map_or(&[][..], |role| masks.of(role));
+            for (i, &m) in of.iter().take(r.addresses.len()).enumerate() {
+                c.put(slot + i, m);
+            }
+        }
+        c
+    }
+
+    fn put(&mut self, slot: usize, mask: u64) {
+        if let Some(m) = self.0.get_mut(slot) {
+            *m = mask;
+        }
+    }
+
+    /// The mask of instance `index` of the register whose first slot is `slot` (`None`: not
+    /// kept).
+    pub(super) fn get(&self, slot: usize, r: &RegInfo, index: u32) -> Option<u64> {
+        let index = (index < r.addresses.len() as u32).then_some(index as usize)?;
+        self.0.get(slot + index).copied()
+    }
+}
+
+/// Every register of `regs` with a role, with the slot of its instance 0 in a [`Cache`].
+pub(super) fn first_slots(regs: &[RegInfo]) -> impl Iterator<Item = (usize, &RegInfo)> {
+    let with_role = regs.iter().filter(|r| r.role.is_some());
+    with_role.scan(0, |next, r| {
+        let slot = *next;
+        *next += r.addresses.len();
+        Some((slot, r))
+    })
 }
 
 /// Reads [`Derived`] from a generation: the AnyThread and unit-mask bits are where the
@@ -69,8 +185,15 @@ enum Family {
 }
 
 impl GuestPmu<'_> {
-    /// The bits of instance `index` of `r` the guest may write.
-    pub(super) fn write_mask(&self, d: &Derived, r: &RegInfo, index: u32) -> u64 {
+    /// The bits of instance `index` of `r` (first slot `slot`) the guest may write: as kept
+    /// from construction, else derived.
+    pub(super) fn write_mask(&self, d: &Derived, slot: usize, r: &RegInfo, index: u32) -> u64 {
+        let kept = self.cache.get(slot, r, index);
+        kept.unwrap_or_else(|| self.derive_mask(d, r, index))
+    }
+
+    /// The bits of instance `index` of `r` the guest may write, from its CPUID.
+    pub(super) fn derive_mask(&self, d: &Derived, r: &RegInfo, index: u32) -> u64 {
         let mut m = r
             .fields
             .iter()

@@ -13,7 +13,7 @@
 //!   for a counter the guest has, so fewer counters leave more bits reserved;
 //! - a field with a `requires:` condition in the definitions (IN_TX and IN_TXCP with TSX,
 //!   ADAPTIVE_RECORD with PEBS_BASELINE, UMASK2 and EQ with leaf 23H) only when the guest's
-//!   CPUID or capabilities satisfy it (read by `requires.rs`, which evaluates the manuals'
+//!   CPUID or capabilities satisfy it ([`pmu_vocab::requires`] evaluates the manuals'
 //!   notation the definitions write it in);
 //! - a field valid on some instances only (IN_TXCP) only there;
 //! - AnyThread (the event-select bit the generation's encoding puts an event's `any` in, and
@@ -50,15 +50,15 @@
 //! assert!(matches!(guest.check_read(0xC3), Err(GuestFault::NoSuchMsr { .. })));
 //! ```
 
-use crate::arch::{Access, Counter, Generation, InstanceName, RegInfo, Role};
+use crate::arch::{Access, Arch, ArchVisitor, Counter, Generation, InstanceName, RegInfo, Role};
 use crate::detect::{CpuidResult, CpuidSource, PmuInfo, detect};
 use core::fmt;
 
 mod filter;
 mod mask;
-mod requires;
 
 pub use filter::{EventFilter, EventMatch, FilterMode};
+pub use mask::{GuestMasks, RoleMasks};
 
 /// How reserved bits of a write are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -246,6 +246,8 @@ pub struct GuestPmu<'f> {
     /// The [`KEPT_LEAVES`] as the guest sees them (`None`: not enumerated).
     leaves: [Option<CpuidResult>; KEPT_LEAVES.len()],
     derived: Option<mask::Derived>,
+    /// The write masks, kept from construction.
+    cache: mask::Cache,
     policy: Policy,
     filter: EventFilter<'f>,
 }
@@ -253,7 +255,8 @@ pub struct GuestPmu<'f> {
 impl GuestPmu<'static> {
     /// The virtual PMU a guest with this CPUID has, with `perf_capabilities` the value its
     /// IA32_PERF_CAPABILITIES reads (taken only when CPUID.01H:ECX.PDCM says the guest has
-    /// the MSR; 0 otherwise). [`Policy::Vendor`], every event allowed.
+    /// the MSR; 0 otherwise). [`Policy::Vendor`], every event allowed. Every write mask is
+    /// derived here, once, and kept: [`GuestPmu::check_write`] only reads them.
     pub fn from_cpuid<S: CpuidSource + ?Sized>(
         src: &mut S,
         perf_capabilities: Option<u64>,
@@ -265,16 +268,79 @@ impl GuestPmu<'static> {
             false => 0,
         };
         let derived = info.generation.map(|g| g.visit(mask::Derive));
-        GuestPmu {
+        let guest = GuestPmu {
             info,
             perf_capabilities,
             leaves,
             derived,
+            cache: mask::Cache::EMPTY,
+            policy: Policy::Vendor,
+            filter: EventFilter::ALLOW_ALL,
+        };
+        GuestPmu {
+            cache: mask::Cache::derive(&guest),
+            ..guest
+        }
+    }
+
+    /// The full-featured guest of generation `g`: every counter it defines, at its widths;
+    /// every CPUID feature a field's `requires:` names; IA32_PERF_CAPABILITIES with every
+    /// field the generation defines (so the full-width aliases too); AnyThread not
+    /// deprecated. Its write masks are the generated constants ([`Arch::GUEST_MASKS`]), not
+    /// derived: no CPUID is read and nothing is allocated. [`Policy::Vendor`], every event
+    /// allowed.
+    ///
+    /// ```
+    /// use pmu_regs::arch::{Arch, Generation, IntelV2, Role};
+    /// use pmu_regs::guest::{GuestFault, GuestPmu};
+    ///
+    /// let guest = GuestPmu::for_generation(Generation::IntelV2);
+    /// // IA32_PERF_GLOBAL_CTRL: EN_PMC0-7 and EN_FIXED_CTR0-2, as the constant says.
+    /// let global = guest.msr(0x38F).unwrap();
+    /// assert_eq!(global.write_mask, 0x7_0000_00FF);
+    /// assert_eq!(IntelV2::GUEST_MASKS.mask(Role::GlobalControl, 0), Some(global.write_mask));
+    /// assert!(guest.check_write(0x38F, 1 << 7).is_ok());
+    /// assert!(matches!(guest.check_write(0x38F, 1 << 8), Err(GuestFault::Reserved { .. })));
+    /// // Every general counter the generation defines is there.
+    /// assert_eq!(guest.msrs().filter(|m| m.role() == Some(Role::Counter)).count(), 8);
+    /// ```
+    pub fn for_generation(g: Generation) -> Self {
+        g.visit(ForGeneration(g))
+    }
+}
+
+/// Builds [`GuestPmu::for_generation`] with the generation's `Arch` type.
+struct ForGeneration(Generation);
+
+impl ArchVisitor for ForGeneration {
+    type Output = GuestPmu<'static>;
+
+    fn visit<A: Arch>(self) -> GuestPmu<'static> {
+        let info = PmuInfo::full::<A>(self.0);
+        let capabilities = A::registers()
+            .iter()
+            .filter(|r| r.role == Some(Role::Capabilities))
+            .flat_map(|r| r.fields)
+            .fold(0, |m, f| m | f.mask());
+        GuestPmu {
+            info,
+            perf_capabilities: capabilities,
+            leaves: [Some(EVERY_FEATURE); KEPT_LEAVES.len()],
+            derived: Some(mask::Derive.visit::<A>()),
+            cache: mask::Cache::of(&A::GUEST_MASKS, A::registers()),
             policy: Policy::Vendor,
             filter: EventFilter::ALLOW_ALL,
         }
     }
 }
+
+/// A CPUID leaf with every feature bit set (the full-featured guest's).
+const EVERY_FEATURE: CpuidResult = CpuidResult {
+    eax: u32::MAX,
+    ebx: u32::MAX,
+    ecx: u32::MAX,
+    edx: u32::MAX,
+};
 
 impl<'f> GuestPmu<'f> {
     /// The same guest with reserved bits treated by `policy`.
@@ -290,6 +356,7 @@ impl<'f> GuestPmu<'f> {
             perf_capabilities: self.perf_capabilities,
             leaves: self.leaves,
             derived: self.derived,
+            cache: self.cache,
             policy: self.policy,
             filter,
         }
@@ -323,20 +390,23 @@ impl<'f> GuestPmu<'f> {
     /// Every PMU MSR the guest has, by register family then index (a perfmon v6 family's
     /// second addresses after its first).
     pub fn msrs(&self) -> impl Iterator<Item = GuestMsr> + '_ {
-        let regs = self.info.generation.map_or(&[][..], |g| g.registers());
-        regs.iter().flat_map(move |r| {
+        mask::first_slots(self.registers()).flat_map(move |(slot, r)| {
             let own = r.addresses.iter().enumerate();
             let alias = r.alias_addresses.iter().enumerate();
             own.chain(alias)
-                .filter_map(move |(i, &a)| self.guest_msr(r, i as u32, a))
+                .filter_map(move |(i, &a)| self.guest_msr(slot, r, i as u32, a))
         })
     }
 
     /// The PMU MSR at `address`, if the guest has it.
     pub fn msr(&self, address: u32) -> Option<GuestMsr> {
-        let regs = self.info.generation.map_or(&[][..], |g| g.registers());
-        regs.iter()
-            .find_map(|r| self.guest_msr(r, r.index_of(address)?, address))
+        mask::first_slots(self.registers())
+            .find_map(|(slot, r)| self.guest_msr(slot, r, r.index_of(address)?, address))
+    }
+
+    /// The register table of the guest's generation (empty without one).
+    fn registers(&self) -> &'static [RegInfo] {
+        self.info.generation.map_or(&[][..], |g| g.registers())
     }
 
     /// Checks a guest's WRMSR of `value` to `msr`: the write to make, or the fault to inject.
@@ -396,7 +466,7 @@ impl<'f> GuestPmu<'f> {
         self.filter.permits(event, umask)
     }
 
-    fn guest_msr(&self, r: &RegInfo, index: u32, address: u32) -> Option<GuestMsr> {
+    fn guest_msr(&self, slot: usize, r: &RegInfo, index: u32, address: u32) -> Option<GuestMsr> {
         let d = self.derived.as_ref()?;
         if !self.present(d, r, index) {
             return None;
@@ -405,7 +475,7 @@ impl<'f> GuestPmu<'f> {
             address,
             info: *r,
             index,
-            write_mask: self.write_mask(d, r, index),
+            write_mask: self.write_mask(d, slot, r, index),
             action: self.action(d, r.role?),
         })
     }
@@ -481,17 +551,17 @@ fn kept_leaves<S: CpuidSource + ?Sized>(
     })
 }
 
-impl requires::Facts for GuestPmu<'_> {
-    fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<CpuidResult> {
+impl pmu_vocab::requires::Facts for GuestPmu<'_> {
+    fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
         let at = KEPT_LEAVES.iter().position(|&k| k == (leaf, subleaf))?;
-        self.leaves[at]
+        self.leaves[at].map(|r| [r.eax, r.ebx, r.ecx, r.edx])
     }
 
     fn perf_capabilities(&self) -> u64 {
         self.perf_capabilities
     }
 
-    fn capabilities_name(&self) -> Option<&'static str> {
+    fn capabilities_name(&self) -> Option<&str> {
         let regs = self.info.generation.map_or(&[][..], |g| g.registers());
         regs.iter()
             .find(|r| r.role == Some(Role::Capabilities))

@@ -1,23 +1,23 @@
-//! Whether a field's `requires:` condition holds for a guest: the definitions state, in the
-//! manuals' notation, the CPUID bit or IA32_PERF_CAPABILITIES bit a field needs
+//! The `requires:` notation of the definitions: the CPUID bit or IA32_PERF_CAPABILITIES bit
+//! a field needs, in the manuals' notation
 //! (`CPUID.(EAX=07H,ECX=0):EBX.HLE[4] = 1 or EBX.RTM[11] = 1`,
 //! `IA32_PERF_CAPABILITIES.PEBS_BASELINE[14] = 1`, `CPUID Fn8000_0022_EAX[LbrExtV2] (bit 1) = 1`;
-//! the capabilities register is the one with the `capabilities` role).
-//! This reads that notation and evaluates it on the guest's CPUID and capabilities, so a gate
-//! the definitions state is never restated here. A condition in any other form is not
-//! understood ([`eval`] returns `None`) and the field counts as absent for the guest.
-
-use crate::detect::CpuidResult;
+//! the capabilities register is the one with the `capabilities` role), and its evaluation
+//! on what a CPU or guest reports ([`Facts`]). `pmu_regs::guest` evaluates it on a guest's
+//! CPUID; the generator on the full-featured guest of a generation (every feature bit set),
+//! for the write-mask constants. A condition in any other form is not understood ([`eval`]
+//! returns `None`) and the field counts as absent.
 
 /// What a condition is evaluated on.
-pub(super) trait Facts {
-    /// CPUID `leaf`/`subleaf` as the guest sees it (`None`: not enumerated or not recorded).
-    fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<CpuidResult>;
+pub trait Facts {
+    /// CPUID `leaf`/`subleaf` (EAX, EBX, ECX, EDX) as the guest sees it (`None`: not
+    /// enumerated or not recorded).
+    fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]>;
     /// The guest's IA32_PERF_CAPABILITIES (0 when it has none).
     fn perf_capabilities(&self) -> u64;
     /// The name of the generation's register with the `capabilities` role, as conditions
     /// name it.
-    fn capabilities_name(&self) -> Option<&'static str>;
+    fn capabilities_name(&self) -> Option<&str>;
 }
 
 /// The register a term reads.
@@ -30,7 +30,7 @@ enum Source {
 /// Evaluates a `requires:` text: terms joined by ` or `, each `[PREFIX]REG.NAME[bit] = v`;
 /// a term without a prefix reads the previous term's leaf. `None` when the text is not in
 /// this notation.
-pub(super) fn eval(text: &str, facts: &impl Facts) -> Option<bool> {
+pub fn eval(text: &str, facts: &impl Facts) -> Option<bool> {
     let mut source: Option<Source> = None;
     let mut any = false;
     for term in text.split(" or ") {
@@ -41,7 +41,7 @@ pub(super) fn eval(text: &str, facts: &impl Facts) -> Option<bool> {
             Source::Capabilities => facts.perf_capabilities(),
             Source::Cpuid { leaf, subleaf } => {
                 let r = facts.cpuid(leaf, subleaf).unwrap_or_default();
-                u64::from([r.eax, r.ebx, r.ecx, r.edx][reg?])
+                u64::from(r[reg?])
             }
         };
         if bit >= 64 {
@@ -124,23 +124,17 @@ mod tests {
         amd: u32,
     }
     impl Facts for F {
-        fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<CpuidResult> {
+        fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
             match (leaf, subleaf) {
-                (7, 0) => Some(CpuidResult {
-                    ebx: self.leaf7_ebx,
-                    ..Default::default()
-                }),
-                (0x8000_0022, 0) => Some(CpuidResult {
-                    eax: self.amd,
-                    ..Default::default()
-                }),
+                (7, 0) => Some([0, self.leaf7_ebx, 0, 0]),
+                (0x8000_0022, 0) => Some([self.amd, 0, 0, 0]),
                 _ => None,
             }
         }
         fn perf_capabilities(&self) -> u64 {
             self.caps
         }
-        fn capabilities_name(&self) -> Option<&'static str> {
+        fn capabilities_name(&self) -> Option<&str> {
             Some("CAPS")
         }
     }
