@@ -191,12 +191,17 @@ impl<'a> Validator<'a> {
                 let (Some(list), Some(span)) = (&f.instances, f.instances_span) else {
                     continue;
                 };
+                // A field too wide for `instances:` is the field's fault: say so where it is
+                // defined (a generation that widens an inherited one-bit field is in another
+                // file than the inherited list).
+                let mut at = span;
                 let problem = if !r.msr.indexed {
                     Some(format!(
                         "`{}` is one MSR, not a family: field `{}` cannot be limited to instances",
                         r.name, f.name
                     ))
                 } else if f.width != 1 || f.array.is_some() {
+                    at = f.span;
                     Some(format!(
                         "field `{}` of `{}` is not one bit: only a one-bit field can be limited \
                          to instances (the generated setter is `with_x(bool)` on a placed value)",
@@ -220,10 +225,11 @@ impl<'a> Validator<'a> {
                     })
                 };
                 if let Some(msg) = problem {
-                    self.diags.push(
-                        Diagnostic::error("field-instances", msg, span)
-                            .with_secondary(r.span, "the register"),
-                    );
+                    let mut d = Diagnostic::error("field-instances", msg, at);
+                    if at != span {
+                        d = d.with_secondary(span, "limited to these instances");
+                    }
+                    self.diags.push(d.with_secondary(r.span, "the register"));
                 }
             }
         }
