@@ -2,6 +2,9 @@
 //! core, an AMD Zen core, and one wrong on purpose), the count verdicts, and the command as a
 //! user runs it on this machine.
 
+mod common;
+use common::{pmu, text};
+
 use pmu_cli::check::Library;
 use pmu_cli::check::compare::{
     EventLine, Expect, FormatLine, Resolution, Verdict, compare_events, compare_formats, judge,
@@ -10,7 +13,6 @@ use pmu_cli::check::report::{CountLine, Opened, PmuLine, Refusal, Report, Status
 use pmu_cli::check::sysfs::{SysfsPmu, core_pmus};
 use pmu_regs::arch::{FieldInfo, Generation, Run};
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
 
 fn fixture(name: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -32,17 +34,6 @@ fn line<'a>(lines: &'a [FormatLine], term: &str) -> &'a FormatLine {
 
 fn event<'a>(lines: &'a [EventLine], name: &str) -> &'a EventLine {
     (lines.iter().find(|l| l.name == name)).unwrap_or_else(|| panic!("no {name}: {lines:#?}"))
-}
-
-fn pmu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pmu"))
-        .args(args)
-        .output()
-        .expect("run pmu")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 #[test]

@@ -1,18 +1,8 @@
 //! `pmu` as a user runs it: output, JSON, exit codes (0 ok, 1 invalid request, 2 usage), and
 //! the CPU named by id, name or family/model.
 
-use std::process::{Command, Output};
-
-fn pmu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pmu"))
-        .args(args)
-        .output()
-        .expect("run pmu")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+mod common;
+use common::{pmu, text};
 
 #[test]
 fn encode_prints_the_value_the_perf_string_and_the_fields() {

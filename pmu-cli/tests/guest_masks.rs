@@ -1,25 +1,16 @@
 //! `pmu guest-masks` on the real guest dumps (`tests/test_data/cpuid-dumps/`) and on the
 //! hand-written version 5 and PerfMonV2 guests (`tests/test_data/guest-cpuid/`).
 
+mod common;
+use common::{pmu, text};
+
 use serde_json::Value;
 use std::path::PathBuf;
-use std::process::{Command, Output};
 
 fn data(path: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("../tests/test_data")
         .join(path)
-}
-
-fn pmu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pmu"))
-        .args(args)
-        .output()
-        .expect("run pmu")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
 }
 
 /// `pmu guest-masks --json` on `file` with `extra` arguments: the rows as

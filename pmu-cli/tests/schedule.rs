@@ -1,18 +1,9 @@
 //! `pmu schedule`: the assignment, the conflict, the groups, and the JSON shape.
 
-use std::process::{Command, Output};
+mod common;
+use common::{pmu, text};
 
-fn pmu(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_pmu"))
-        .arg("schedule")
-        .args(args)
-        .output()
-        .expect("run pmu")
-}
-
-fn text(b: &[u8]) -> String {
-    String::from_utf8_lossy(b).into_owned()
-}
+use std::process::Output;
 
 fn json(out: &Output) -> serde_json::Value {
     serde_json::from_slice(&out.stdout).unwrap_or_else(|e| panic!("{e}: {}", text(&out.stdout)))
@@ -21,6 +12,7 @@ fn json(out: &Output) -> serde_json::Value {
 #[test]
 fn events_that_fit_get_counters_and_aux_values() {
     let out = pmu(&[
+        "schedule",
         "--cpu",
         "skylake",
         "INST_RETIRED.ANY",
@@ -49,6 +41,7 @@ fn events_that_fit_get_counters_and_aux_values() {
 #[test]
 fn json_has_the_issue_shape() {
     let out = pmu(&[
+        "schedule",
         "--model",
         "skylake",
         "--json",
@@ -75,6 +68,7 @@ fn json_has_the_issue_shape() {
 #[test]
 fn a_conflict_is_reported_with_exit_1() {
     let out = pmu(&[
+        "schedule",
         "--cpu",
         "Ice Lake",
         "--json",
@@ -92,7 +86,13 @@ fn a_conflict_is_reported_with_exit_1() {
         c["message"],
         "TOPDOWN.SLOTS and TOPDOWN.SLOTS:u both need fixed counter 3, which counts one event at a time"
     );
-    let out = pmu(&["--cpu", "icelake", "TOPDOWN.SLOTS", "TOPDOWN.SLOTS:u"]);
+    let out = pmu(&[
+        "schedule",
+        "--cpu",
+        "icelake",
+        "TOPDOWN.SLOTS",
+        "TOPDOWN.SLOTS:u",
+    ]);
     assert_eq!(out.status.code(), Some(1));
     let s = text(&out.stdout);
     assert!(s.contains("cannot be counted together"), "{s}");
@@ -109,7 +109,7 @@ fn groups_split_into_the_fewest() {
         "L1_HIT", "L2_HIT", "L3_HIT", "L1_MISS", "L2_MISS", "L3_MISS",
     ]
     .map(mem);
-    let mut args = vec!["--cpu", "skylake", "--groups", "--json"];
+    let mut args = vec!["schedule", "--cpu", "skylake", "--groups", "--json"];
     args.extend(names.iter().map(String::as_str));
     let out = pmu(&args);
     assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
@@ -122,6 +122,7 @@ fn groups_split_into_the_fewest() {
 
     // User groups stay together; one that cannot fit is a conflict and the rest still split.
     let out = pmu(&[
+        "schedule",
         "--cpu",
         "skylake",
         "--groups",
@@ -138,6 +139,7 @@ fn groups_split_into_the_fewest() {
     );
 
     let out = pmu(&[
+        "schedule",
         "--cpu",
         "icelake",
         "--groups",
@@ -157,9 +159,9 @@ fn groups_split_into_the_fewest() {
 
 #[test]
 fn an_unknown_cpu_or_event_is_an_error() {
-    let out = pmu(&["--cpu", "no-such-cpu", "INST_RETIRED.ANY"]);
+    let out = pmu(&["schedule", "--cpu", "no-such-cpu", "INST_RETIRED.ANY"]);
     assert_eq!(out.status.code(), Some(1));
-    let out = pmu(&["--cpu", "skylake", "MEM_LOAD_RETIRED.L3_MIS"]);
+    let out = pmu(&["schedule", "--cpu", "skylake", "MEM_LOAD_RETIRED.L3_MIS"]);
     assert_eq!(out.status.code(), Some(1));
     assert!(
         text(&out.stderr).contains("did you mean MEM_LOAD_RETIRED.L3_MISS"),
@@ -186,9 +188,9 @@ fn a_cpu_named_any_way_reads_from_the_compiled_tables_as_from_the_yaml() {
         "intel-sapphirerapids",
         "sapphirerapids",
     ] {
-        let fast = pmu(&[&["--cpu", cpu][..], &events[..]].concat());
+        let fast = pmu(&[&["schedule", "--cpu", cpu][..], &events[..]].concat());
         let yaml = pmu(&[
-            &["--cpu", cpu, "--defs", defs, "--defs", names][..],
+            &["schedule", "--cpu", cpu, "--defs", defs, "--defs", names][..],
             &events[..],
         ]
         .concat());
@@ -202,7 +204,7 @@ fn a_cpu_named_any_way_reads_from_the_compiled_tables_as_from_the_yaml() {
     // A name standing for two core types asks for one, on both paths.
     for extra in [&[][..], &["--defs", defs, "--defs", names][..]] {
         let out = pmu(&[
-            &["--cpu", "Alder Lake"][..],
+            &["schedule", "--cpu", "Alder Lake"][..],
             extra,
             &["INST_RETIRED.ANY"][..],
         ]

@@ -134,8 +134,8 @@ pub(super) fn unavailable(a: &Facts, eax: u32, ebx: u32) -> u32 {
     mask
 }
 
-pub(super) fn write_mask(f: &mut fmt::Formatter<'_>, mask: u32) -> fmt::Result {
-    // "0-3" / "0,2,5-6"
+/// A counter bitmap as a list of numbers and ranges, `0-3` or `0,2,5-6`; `none` when empty.
+pub(crate) fn write_mask(f: &mut fmt::Formatter<'_>, mask: u32) -> fmt::Result {
     let mut first = true;
     let mut n = 0;
     while n < 32 {

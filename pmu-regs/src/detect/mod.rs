@@ -39,6 +39,7 @@ use core::fmt;
 mod cpuid;
 mod dump;
 mod enumerate;
+pub(crate) use enumerate::write_mask as write_counter_list;
 mod identify;
 
 pub use cpuid::*;

@@ -4,6 +4,7 @@
 use super::{MAX_EVENTS, MAX_OPTIONS, members, msr_name};
 use crate::EventDesc;
 use crate::arch::{Generation, InstanceName};
+use crate::detect::write_counter_list;
 use core::fmt;
 
 /// Why a list cannot be scheduled.
@@ -169,45 +170,19 @@ struct Counters {
     fixed: u32,
 }
 
-fn ranges(f: &mut fmt::Formatter<'_>, mask: u32) -> fmt::Result {
-    let mut first = true;
-    let mut n = 0u32;
-    while n < 32 {
-        if mask & (1 << n) == 0 {
-            n += 1;
-            continue;
-        }
-        let start = n;
-        while n + 1 < 32 && mask & (1 << (n + 1)) != 0 {
-            n += 1;
-        }
-        if !first {
-            f.write_str(",")?;
-        }
-        first = false;
-        if n == start {
-            write!(f, "{start}")?;
-        } else {
-            write!(f, "{start}-{n}")?;
-        }
-        n += 1;
-    }
-    Ok(())
-}
-
 impl fmt::Display for Counters {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let plural = |m: u32| if m.count_ones() == 1 { "" } else { "s" };
         if self.gp != 0 {
             write!(f, "general-purpose counter{} ", plural(self.gp))?;
-            ranges(f, self.gp)?;
+            write_counter_list(f, self.gp)?;
         }
         if self.fixed != 0 {
             if self.gp != 0 {
                 f.write_str(" and ")?;
             }
             write!(f, "fixed counter{} ", plural(self.fixed))?;
-            ranges(f, self.fixed)?;
+            write_counter_list(f, self.fixed)?;
         }
         if self.gp == 0 && self.fixed == 0 {
             f.write_str("no counter")?;
