@@ -40,6 +40,11 @@ pub struct ScheduleArgs {
     /// then be off.
     #[arg(long)]
     share_alone: bool,
+    /// Each core runs one thread (Hyper-Threading off): events may use the counters Intel
+    /// lists for that case (Sandy Bridge to Cascade Lake: eight general counters a thread
+    /// instead of four). Detection on this machine finds it without the flag.
+    #[arg(long)]
+    ht_off: bool,
     /// Definition files or directories, to find the CPU (default: the shipped definitions).
     #[arg(long = "defs", value_name = "PATH")]
     paths: Vec<PathBuf>,
@@ -204,7 +209,10 @@ pub struct Answer {
 pub fn answer(args: &ScheduleArgs) -> Result<Answer, String> {
     let (texts, labels) = parse_args(&args.events)?;
     let (target, how) = target(args)?;
-    let target = target.with_taken_alone(!args.share_alone);
+    let mut target = target.with_taken_alone(!args.share_alone);
+    if args.ht_off {
+        target = target.with_ht_off(true);
+    }
     let mut events: Vec<EventDesc> = Vec::new();
     for t in &texts {
         events.push(schedule::resolve(target.generation, t).map_err(|e| format!("`{t}`: {e}"))?);
@@ -259,12 +267,32 @@ pub fn answer(args: &ScheduleArgs) -> Result<Answer, String> {
             serde_json::to_string_pretty(&out).map_err(|e| e.to_string())?
         )
     } else {
-        text(&out, &how, &target, args.groups)
+        let mut t = text(&out, &how, &target, args.groups);
+        if let Some(note) = ht_note(args, &target, &events, &out) {
+            t.push_str(note);
+        }
+        t
     };
     Ok(Answer {
         text,
         fits: out.conflicts.is_empty(),
     })
+}
+
+/// A note under a conflict on a CPU named with `--cpu`: the counters stated are a thread's
+/// with Hyper-Threading on, and some of the events would have more with it off.
+fn ht_note(
+    args: &ScheduleArgs,
+    target: &Target,
+    events: &[EventDesc],
+    out: &Output,
+) -> Option<&'static str> {
+    let wider = |e: &EventDesc| e.counters_ht_off.is_some_and(|h| h & !e.counters != 0);
+    (!out.conflicts.is_empty() && args.cpu.is_some() && !target.ht_off && events.iter().any(wider))
+        .then_some(
+            "note: the counters above are a thread's with Hyper-Threading on; with it off \
+             (--ht-off) a thread has more\n",
+        )
 }
 
 fn text(out: &Output, how: &str, target: &Target, groups: bool) -> String {

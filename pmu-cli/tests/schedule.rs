@@ -220,3 +220,15 @@ fn a_cpu_named_any_way_reads_from_the_compiled_tables_as_from_the_yaml() {
         );
     }
 }
+
+#[test]
+fn ht_off_gives_a_thread_the_core_s_eight_counters() {
+    let five = ["BR_INST_RETIRED.COND"; 5];
+    let on = pmu(&[&["schedule", "--cpu", "skylake"][..], &five[..]].concat());
+    assert_eq!(on.status.code(), Some(1), "{}", text(&on.stderr));
+    assert!(text(&on.stdout).contains("with it off (--ht-off) a thread has more"));
+    let off = pmu(&[&["schedule", "--cpu", "skylake", "--ht-off"][..], &five[..]].concat());
+    assert_eq!(off.status.code(), Some(0), "{}", text(&off.stderr));
+    let s = text(&off.stdout);
+    assert!(s.contains("gp4      BR_INST_RETIRED.COND"), "{s}");
+}

@@ -165,6 +165,11 @@ fn record(
             r[fixed_at] = fixed;
         }
     }
+    if let Some(set) = &e.counters_ht_off {
+        let (gp, _) = counter_masks(set).ok_or("a counter with Hyper-Threading off")?;
+        flags2 |= record::HAS_COUNTERS_HT_OFF;
+        r[record::COUNTERS_HT_OFF..record::COUNTERS_HT_OFF + 4].copy_from_slice(&gp.to_le_bytes());
+    }
     r[record::FLAGS2] = flags2;
     Ok(r)
 }

@@ -536,6 +536,14 @@ fn event_desc(krate: &TokenStream, e: &Event) -> TokenStream {
     if e.taken_alone {
         t = quote! { #t.with_taken_alone(true) };
     }
+    if let Some((gp, _)) = e
+        .counters_ht_off
+        .as_ref()
+        .and_then(super::event_table::counter_masks)
+    {
+        let gp = TokenStream::from_str(&format!("{gp:#x}")).unwrap_or_default();
+        t = quote! { #t.with_counters_ht_off(#gp) };
+    }
     let sets = [
         (&e.pebs_counters, quote!(with_pebs_counters)),
         (&e.pdist_counters, quote!(with_pdist_counters)),

@@ -54,6 +54,11 @@ pub struct EventDesc {
     /// General-purpose counters that may count it: bit `n` set for counter `n`. Zero when only a
     /// fixed counter counts it.
     pub counters: u32,
+    /// The general-purpose counters that may count it while its core runs one thread
+    /// (Hyper-Threading off), when the definitions state them (Intel's `CounterHTOff`, given
+    /// for the cores whose threads share eight counters: Sandy Bridge to Cascade Lake).
+    /// [`counters`](Self::counters) is what each of two threads may use.
+    pub counters_ht_off: Option<u32>,
     /// The fixed counter that counts it, if any.
     pub fixed: Option<u8>,
     /// Auxiliary MSR to program alongside.
@@ -116,6 +121,7 @@ impl EventDesc {
             edge: false,
             any: false,
             counters: u32::MAX,
+            counters_ht_off: None,
             fixed: None,
             msr: None,
             alternatives: &[],
@@ -203,6 +209,13 @@ impl EventDesc {
     /// The same event, to be counted alone (see [`taken_alone`](Self::taken_alone)).
     pub const fn with_taken_alone(mut self, on: bool) -> Self {
         self.taken_alone = on;
+        self
+    }
+
+    /// The same event with the general counters that may count it with Hyper-Threading off
+    /// (see [`counters_ht_off`](Self::counters_ht_off)).
+    pub const fn with_counters_ht_off(mut self, mask: u32) -> Self {
+        self.counters_ht_off = Some(mask);
         self
     }
 
@@ -393,6 +406,11 @@ impl EventTable {
             edge: flags & record::EDGE != 0,
             any: flags & record::ANY != 0,
             counters: u32_at(r, record::COUNTERS),
+            counters_ht_off: if r[record::FLAGS2] & record::HAS_COUNTERS_HT_OFF != 0 {
+                Some(u32_at(r, record::COUNTERS_HT_OFF))
+            } else {
+                None
+            },
             fixed: if flags & record::HAS_FIXED != 0 {
                 Some(r[record::FIXED])
             } else {

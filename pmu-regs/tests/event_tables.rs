@@ -70,6 +70,9 @@ fn expected(e: &DefEvent) -> EventDesc {
     .with_deprecated(e.deprecated)
     .with_taken_alone(e.taken_alone);
     let mask = |c: &[u32]| c.iter().fold(0u32, |m, &c| m | 1 << c);
+    if let Some(s) = &e.counters_ht_off {
+        d = d.with_counters_ht_off(mask(&s.general));
+    }
     if let Some(s) = &e.pebs_counters {
         d = d.with_pebs_counters(mask(&s.general), mask(&s.fixed));
     }

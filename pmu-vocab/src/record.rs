@@ -4,7 +4,7 @@
 //! per field); `pmu_regs::EventTable` reads them back.
 
 /// Bytes per event.
-pub const LEN: usize = 44;
+pub const LEN: usize = 48;
 /// Where the name starts in the table's string of names (`u32`).
 pub const NAME_OFFSET: usize = 0;
 /// The name's length in bytes (`u8`).
@@ -47,6 +47,9 @@ pub const PEBS_FIXED: usize = 38;
 pub const PDIST_GP: usize = 39;
 /// The fixed counters with it (`u8`).
 pub const PDIST_FIXED: usize = 43;
+/// The general counters that may count the event while its core runs one thread
+/// (Hyper-Threading off: Intel's `CounterHTOff`), when [`HAS_COUNTERS_HT_OFF`] (`u32`).
+pub const COUNTERS_HT_OFF: usize = 44;
 
 /// Flag: the equal-compare bit (Intel v6).
 pub const EQ: u8 = 1;
@@ -69,6 +72,9 @@ pub const TAKEN_ALONE: u8 = 1;
 pub const HAS_PEBS_COUNTERS: u8 = 2;
 /// Second flag: the definitions state the PDist counters ([`PDIST_GP`], [`PDIST_FIXED`]).
 pub const HAS_PDIST_COUNTERS: u8 = 4;
+/// Second flag: the definitions state the counters with Hyper-Threading off
+/// ([`COUNTERS_HT_OFF`]).
+pub const HAS_COUNTERS_HT_OFF: u8 = 8;
 
 // The fields tile the record: each starts where the one before ends.
 const _: () = assert!(NAME_LEN == NAME_OFFSET + 4 && EVENT == NAME_LEN + 1);
@@ -79,4 +85,4 @@ const _: () = assert!(ALT_LEN == ALT_START + 2 && MSR_INDEX == ALT_LEN + 1);
 const _: () = assert!(MSR_VALUE == MSR_INDEX + 4 && FLAGS2 == MSR_VALUE + 8);
 const _: () = assert!(PEBS_GP == FLAGS2 + 1 && PEBS_FIXED == PEBS_GP + 4);
 const _: () = assert!(PDIST_GP == PEBS_FIXED + 1 && PDIST_FIXED == PDIST_GP + 4);
-const _: () = assert!(LEN == PDIST_FIXED + 1);
+const _: () = assert!(COUNTERS_HT_OFF == PDIST_FIXED + 1 && LEN == COUNTERS_HT_OFF + 4);

@@ -78,7 +78,9 @@ impl Pool {
                 }
             })
             .collect();
-        let mut target = self.target.with_taken_alone(rng.below(4) != 0);
+        let mut target = (self.target)
+            .with_taken_alone(rng.below(4) != 0)
+            .with_ht_off(rng.below(3) == 0);
         if rng.below(4) == 0 {
             let gp = target.gp & (rng.next() as u32 | 1);
             let fixed = target.fixed & rng.next() as u32;
@@ -104,7 +106,8 @@ fn pools() -> &'static [Pool] {
     })
 }
 
-/// The counters event `e` may use on `target`: (general-purpose mask, fixed mask). Asked to
+/// The counters event `e` may use on `target`: (general-purpose mask, fixed mask); its
+/// counters with Hyper-Threading off when the target's core runs one thread. Asked to
 /// be sampled precisely, it may use only its PEBS counters (a PEBS event's own counters when
 /// the lists state none), at precision 3 its PDist counters (its PEBS ones when none stated).
 fn allowed(target: &Target, e: &EventDesc) -> (u32, u32) {
@@ -112,7 +115,11 @@ fn allowed(target: &Target, e: &EventDesc) -> (u32, u32) {
         Some(f) if f < 32 => (1u32 << f) & target.fixed,
         _ => 0,
     };
-    let mut gp = e.counters & target.gp;
+    let own = match e.counters_ht_off {
+        Some(gp) if target.ht_off => gp,
+        _ => e.counters,
+    };
+    let mut gp = own & target.gp;
     if e.precise > 0 {
         let pebs = match e.pebs_counters {
             Some(m) => Some((m.gp, m.fixed)),
@@ -1090,4 +1097,50 @@ fn splits_of_32_events_are_exact_and_fit() {
             assert_eq!(seen, (1u64 << 32) - 1);
         }
     }
+}
+
+/// A Skylake client core (06_5E) whose leaf 0AH gives each thread `gp` general counters
+/// (version 4, 48 bits wide, 3 fixed counters).
+fn skylake_thread(gp: u32) -> Target {
+    use pmu_regs::detect::{CpuidEntry, CpuidTable, detect};
+    let table = [
+        CpuidEntry::new(0x0, 0, [0x16, 0x756E_6547, 0x6C65_746E, 0x4965_6E69]),
+        CpuidEntry::new(0x1, 0, [0x0005_06E3, 0, 0, 0]),
+        CpuidEntry::new(0xA, 0, [0x0730_0004 | gp << 8, 0, 0, 0x0000_0603]),
+    ];
+    let info = detect(&mut CpuidTable::new(&table));
+    assert_eq!(info.model, Some(Generation::IntelSkylake), "{info:?}");
+    Target::detected(&info).unwrap()
+}
+
+#[test]
+fn with_hyper_threading_off_a_thread_has_eight_counters() {
+    // Intel's Skylake list: BR_INST_RETIRED.COND on counters 0-3, 0-7 with HT off; the
+    // PEBS-only BR_INST_RETIRED.ALL_BRANCHES_PEBS on 0-3 either way.
+    let g = Generation::IntelSkylake;
+    let cond = ev(g, "BR_INST_RETIRED.COND");
+    assert_eq!((cond.counters, cond.counters_ht_off), (0xf, Some(0xff)));
+    let pebs = ev(g, "BR_INST_RETIRED.ALL_BRANCHES_PEBS");
+    assert_eq!((pebs.counters, pebs.counters_ht_off), (0xf, Some(0xf)));
+    // Four threads' counters (HT on, as CPUID reports it then): five general events conflict.
+    let on = skylake_thread(4);
+    assert!(!on.ht_off);
+    let five = [cond; 5];
+    assert!(schedule(&on, &five).is_err());
+    // Eight (HT off): they fit, the fifth on counter 4; a sixth restricted to 0-3 still
+    // finds room only while 0-3 are not all taken.
+    let off = skylake_thread(8);
+    assert!(off.ht_off);
+    let s = schedule(&off, &five).unwrap();
+    assert!(s.iter().any(|p| p.counter == Counter::Gp(4)), "{s:?}");
+    let mixed = [pebs, pebs, pebs, pebs, cond, cond, cond, cond];
+    assert!(schedule(&off, &mixed).is_ok());
+    let restricted = [pebs; 5];
+    let Err(schedule::Error::Conflict(c)) = schedule(&off, &restricted) else {
+        panic!("five events restricted to counters 0-3 fit")
+    };
+    assert_eq!(c.len(), 5);
+    // Target::of assumes HT on, as the lists do, until told otherwise.
+    assert!(schedule(&Target::of(g), &five).is_err());
+    assert!(schedule(&Target::of(g).with_ht_off(true), &five).is_ok());
 }

@@ -29,11 +29,17 @@ pub(super) struct Need {
 /// precisely as it asks ([`EventDesc::precise`]): 1 or 2, its PEBS counters (where the
 /// definitions state none, every counter when it is a PEBS event, else none); 3, its PDist
 /// counters (where they state none, as for 2).
-pub(super) fn demand(e: &EventDesc) -> CounterMask {
+/// With `ht_off`, its own general counters are those it may use while its core runs one
+/// thread ([`EventDesc::counters_ht_off`], where the definitions state them).
+pub(super) fn demand(e: &EventDesc, ht_off: bool) -> CounterMask {
     let fixed = e
         .fixed
         .map_or(0, |f| 1u32.checked_shl(f.into()).unwrap_or(0));
-    let own = CounterMask::new(e.counters, fixed);
+    let gp = match e.counters_ht_off {
+        Some(gp) if ht_off => gp,
+        _ => e.counters,
+    };
+    let own = CounterMask::new(gp, fixed);
     if e.precise == 0 {
         return own;
     }
@@ -49,7 +55,7 @@ pub(super) fn demand(e: &EventDesc) -> CounterMask {
 
 impl Need {
     fn of(target: &Target, e: &EventDesc) -> Need {
-        let want = demand(e);
+        let want = demand(e, target.ht_off);
         let mut need = Need {
             slots: u64::from(want.gp & target.gp),
             alone: e.taken_alone && target.taken_alone,
@@ -294,7 +300,7 @@ pub(super) fn conflict<'a>(
             slots |= needs_slice[i].slots;
         }
         if s.count_ones() == 1 && slots == 0 {
-            no_counter(&events[s.trailing_zeros() as usize])
+            no_counter(&events[s.trailing_zeros() as usize], target.ht_off)
         } else if match_counters_with(needs_slice, s, &mut scratch, false) {
             Reason::TakenAlone {
                 alone: alone_in(needs_slice, s),
@@ -317,8 +323,8 @@ pub(super) fn conflict<'a>(
 }
 
 /// Why one event has no counter on the target.
-fn no_counter(e: &EventDesc) -> Reason {
-    let want = demand(e);
+fn no_counter(e: &EventDesc, ht_off: bool) -> Reason {
+    let want = demand(e, ht_off);
     if e.precise > 0 && want.is_empty() {
         return Reason::NotPrecise { level: e.precise };
     }

@@ -6,7 +6,9 @@
 //! on a general-purpose or fixed counter, with the encoding and auxiliary-MSR value to program.
 //! It respects what the run-time event records hold:
 //!
-//! - the general-purpose counters each event may use ([`EventDesc::counters`]);
+//! - the general-purpose counters each event may use ([`EventDesc::counters`]; with
+//!   Hyper-Threading off, [`EventDesc::counters_ht_off`] where the lists give them:
+//!   [`Target::ht_off`]);
 //! - the fixed counter of an event, which is preferred when it is free (as Linux does: it
 //!   leaves the general-purpose counters to events that need them), and the only choice for
 //!   an event only a fixed counter counts (`INST_RETIRED.ANY`, `TOPDOWN.SLOTS`);
@@ -50,15 +52,15 @@
 //! # Limits
 //!
 //! The run-time event records hold each event's counters, fixed counter, auxiliary MSR and
-//! its alternatives, whether it counts alone and its PEBS and PDist counters; the scheduler
+//! its alternatives, whether it counts alone, its counters with Hyper-Threading off and its
+//! PEBS and PDist counters; the scheduler
 //! knows nothing they do not say:
 //!
 //! - Intel's topdown metrics (`IA32_PERF_METRICS`, read with fixed counter 3) are not events in
 //!   the records, and the rule that metric events go with `TOPDOWN.SLOTS` in one group is not
 //!   checked;
-//! - the counter restrictions with Hyper-Threading off (`counters-ht-off:`) and the PDIR
-//!   counters of Skylake's `INST_RETIRED.PREC_DIST` (`pdir-counters:`) are not in the
-//!   records: the records give the restrictions with Hyper-Threading on.
+//! - the PDIR counter of Skylake's `INST_RETIRED.PREC_DIST` (`pdir-counters:`) is not in the
+//!   records.
 
 use crate::EventDesc;
 use crate::arch::{Arch, ArchVisitor, Counter, Generation, InstanceName, RegInfo};
@@ -105,6 +107,12 @@ pub struct Target {
     /// False schedules them like any other event, as Linux does (it does not read the
     /// lists' `TakenAlone`): the counts may then be off.
     pub taken_alone: bool,
+    /// Whether each core runs one thread (Hyper-Threading off or absent), so an event may use
+    /// the general counters Intel lists for that case ([`EventDesc::counters_ht_off`]: on
+    /// Sandy Bridge to Cascade Lake, a thread then has eight counters where two threads have
+    /// four each). False from [`Target::of`], as Intel's `Counter` lists assume; set by
+    /// [`Target::detected`] when CPUID gives the thread a counter those lists never name.
+    pub ht_off: bool,
 }
 
 struct Counts;
@@ -125,7 +133,15 @@ impl Target {
             gp,
             fixed,
             taken_alone: true,
+            ht_off: false,
         }
+    }
+
+    /// The same counters on a core running one thread (`true`) or two (`false`, the default);
+    /// see [`ht_off`](Self::ht_off).
+    pub fn with_ht_off(mut self, ht_off: bool) -> Target {
+        self.ht_off = ht_off;
+        self
     }
 
     /// The same counters, keeping events that must count alone from the others (`true`, the
@@ -138,9 +154,18 @@ impl Target {
     /// The counters detection found (CPUID's counts and bitmaps), on its model generation when
     /// that is compiled in, else its architectural generation; `None` when it found no PMU the
     /// definitions describe.
+    ///
+    /// The thread runs alone on its core ([`ht_off`](Self::ht_off)) when CPUID reports a
+    /// general counter that the generation's lists with Hyper-Threading on never name, where
+    /// they differ from those with it off (each thread of a Skylake core reports four counters
+    /// with Hyper-Threading on, eight with it off; the lists name counters 0-3 and 0-7).
     pub fn detected(info: &PmuInfo) -> Option<Target> {
         let g = info.model.or(info.generation)?;
-        Some(Target::of(g).with_counters(info.counters.gp, info.counters.fixed))
+        let t = Target::of(g).with_counters(info.counters.gp, info.counters.fixed);
+        let listed = (g.model_events().iter())
+            .filter(|e| e.counters_ht_off.is_some())
+            .fold(0, |m, e| m | e.counters);
+        Some(t.with_ht_off(listed != 0 && t.gp & !listed != 0))
     }
 
     /// Only the counters of `gp` and `fixed` (within the generation's).
