@@ -18,7 +18,7 @@
 //! - events that must count alone ([`EventDesc::taken_alone`], Intel's `TakenAlone`): while one
 //!   counts, the other events of the set may use fixed counters only;
 //! - the precision an event asks for ([`EventDesc::precise`], perf's `p`, `pp`, `ppp`, which
-//!   [`resolve`] reads): sampled with PEBS, an event may use only its PEBS counters
+//!   `resolve`, with feature `perf`, reads): sampled with PEBS, an event may use only its PEBS counters
 //!   (`pebs-counters:`; where the definitions state none, all of a PEBS event's counters and
 //!   none of another's), and at precision 3 only its PDist counters (`pdist-counters:`, as
 //!   for 2 where they state none: before Ice Lake the lists give no PDist counters).
