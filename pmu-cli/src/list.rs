@@ -126,11 +126,19 @@ fn row<'m>(encoder: &Encoder<'m>, g: &'m Generation, e: &'m Event) -> Row<'m> {
     }
 }
 
-/// `counters 0-3`, `fixed 1`, `counters 0-7, fixed 0`.
+/// `counters 0-3`, `fixed 1`, `counters 0-7, fixed 0`, `counters 0-3 (HT off 0-7)`.
 fn counters(e: &Event) -> String {
     let mut parts = Vec::new();
     if !e.counters.is_empty() {
-        parts.push(format!("counters {}", ranges(&e.counters)));
+        let mut c = format!("counters {}", ranges(&e.counters));
+        if let Some(off) = e
+            .counters_ht_off
+            .as_ref()
+            .filter(|s| s.general != e.counters)
+        {
+            c.push_str(&format!(" (HT off {})", ranges(&off.general)));
+        }
+        parts.push(c);
     }
     if let Some(f) = e.fixed {
         parts.push(format!("fixed {f}"));

@@ -350,3 +350,18 @@ fn info_reads_a_cpuid_dump() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn list_shows_the_counters_with_hyper_threading_off_where_they_differ() {
+    let out = pmu(&["list", "--cpu", "skylake", "BR_INST_RETIRED"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let s = text(&out.stdout);
+    let line = |name: &str| {
+        (s.lines()
+            .find(|l| l.split_whitespace().next() == Some(name)))
+        .unwrap_or_else(|| panic!("no {name}: {s}"))
+        .to_owned()
+    };
+    assert!(line("BR_INST_RETIRED.COND").ends_with("counters 0-3 (HT off 0-7)"));
+    assert!(line("BR_INST_RETIRED.ALL_BRANCHES_PEBS").ends_with("counters 0-3"));
+}
