@@ -3,9 +3,9 @@
 //!
 //! rustc reads a byte string or a string at once, where an array of `EventDesc` values is one
 //! constant evaluation per field: with every model compiled in, that was a third of the build
-//! (BENCHMARKS.md, "Event tables as bytes"). The record layout is `pmu-regs/src/event.rs`'
-//! `record` module; `tests/tests/event_tables.rs` decodes every model's table and compares it
-//! with the definitions.
+//! (BENCHMARKS.md, "Event tables as bytes"). The record layout is `pmu_vocab::record`, read
+//! by pmu-regs' `event/table.rs`; `tests/tests/event_tables.rs` decodes every model's table and
+//! compares it with the definitions.
 
 use super::util::lit_u32;
 use pmu_defs::model::{Alternative, CounterSet, Event};

@@ -254,7 +254,7 @@ impl Cx<'_> {
                 pub enum Event {
                     #(#[doc = #docs] #variants,)*
                 }
-                // The table in `EventTable`'s encoding (pmu-regs' `event.rs`): a record of
+                // The table in `EventTable`'s encoding (pmu-regs' `event/table.rs`): a record of
                 // bytes per event, the names end to end, and the alternative encodings.
                 // `TABLE_CONST` is what `Event::desc` reads, so that a constant event folds
                 // into its fields in the caller (a `static` of another crate is opaque to the
