@@ -126,8 +126,22 @@ pub(crate) mod paths {
     pub fn generation(id: &str) -> String {
         format!("{}/index.html", gen_dir(id))
     }
+    /// The page of a register defined in generation `id`.
     pub fn register(id: &str, reg: &str) -> String {
         format!("{}/reg/{}.html", gen_dir(id), slug(reg))
+    }
+    /// A register's row on its generation's page, where a register that generation inherits
+    /// unchanged is shown (no page of its own: its definition's page has the rest).
+    pub fn register_row(id: &str, reg: &str) -> String {
+        format!("{}#reg-{}", generation(id), slug(reg))
+    }
+    /// Where generation `g` shows its register `reg`: the register's page when `g` defines
+    /// it (or has no such register), else its row on `g`'s page.
+    pub fn register_in(g: &pmu_defs::model::Generation, reg: &str) -> String {
+        match g.register(reg) {
+            Some(r) if r.defined_in != g.id => register_row(&g.id, reg),
+            _ => register(&g.id, reg),
+        }
     }
     pub fn diff(id: &str) -> String {
         format!("{}/diff.html", gen_dir(id))

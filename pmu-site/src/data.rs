@@ -153,7 +153,7 @@ fn gen_data(g: &Generation) -> GenData<'_> {
                 .map(|a| format::hex(u64::from(*a)))
                 .collect(),
             reserved: format::hex(r.reserved_mask),
-            page: Some(paths::register(&g.id, &r.name)),
+            page: Some(paths::register_in(g, &r.name)),
             fields: fields(&r.fields),
             constraints: g
                 .constraints

@@ -112,17 +112,19 @@ pub fn gen_link(root: &str, id: &str) -> String {
     GenLink { root, id }.render().unwrap_or_default()
 }
 
-/// A link to a register's page (`templates/reg_link.html`).
+/// A link to where generation `g` shows register `reg`: its page, or its row on the
+/// generation's page when `g` inherits it (`templates/reg_link.html`).
 #[derive(Template)]
 #[template(path = "reg_link.html")]
 struct RegLink<'a> {
     root: &'a str,
-    gen_id: &'a str,
+    href: String,
     reg: &'a str,
 }
 
-pub fn reg_link(root: &str, gen_id: &str, reg: &str) -> String {
-    RegLink { root, gen_id, reg }.render().unwrap_or_default()
+pub fn reg_link(root: &str, g: &Generation, reg: &str) -> String {
+    let href = paths::register_in(g, reg);
+    RegLink { root, href, reg }.render().unwrap_or_default()
 }
 
 pub fn decoder_link(root: &str, gen_id: &str, key: &str) -> String {

@@ -123,7 +123,7 @@ pub(crate) fn nav_data(cx: &Ctx<'_>) -> String {
                 regs: g
                     .registers
                     .iter()
-                    .map(|r| (r.name.clone(), paths::register(&g.id, &r.name)))
+                    .map(|r| (r.name.clone(), paths::register_in(g, &r.name)))
                     .collect(),
             }
         })

@@ -12,9 +12,10 @@
 //! cpus/index.html            every CPU name: abbreviations, vendor, family/models, generations
 //! cpus/<name>.html           a CPU (`sapphire-rapids`): family/models, core types, and each
 //!                            generation it is with its ancestors, counters, events, registers
-//! gen/<id>/index.html        a generation: PMU, registers, CPUID leaves with diagrams, constraints
-//! gen/<id>/reg/<REG>.html    a register: SVG bit layout, field table, changes from the parent,
-//!                            its Rust path and a snippet (rust.rs)
+//! gen/<id>/index.html        a generation: PMU, registers (an inherited one a row, #reg-<REG>,
+//!                            with its Rust path), CPUID leaves with diagrams, constraints
+//! gen/<id>/reg/<REG>.html    a register the generation defines: SVG bit layout, field table,
+//!                            changes from the parent, its Rust path and a snippet (rust.rs)
 //! gen/<id>/diff.html         what changed from the parent generation
 //! gen/<id>/events.html       searchable event table (rows come from data/events/<id>.js)
 //! data/index.js              generation list for the decoder

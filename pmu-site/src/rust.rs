@@ -171,9 +171,6 @@ struct Section<'a> {
     alias: Option<String>,
     /// The feature that turns on every generation of the kind.
     all: &'static str,
-    /// The register's page in the generation defining it, when that is another one: the
-    /// list of generations and the example are there.
-    home: Option<&'a str>,
     /// The rustdoc pages of the module and of the module defining the type.
     doc: String,
     home_doc: String,
@@ -181,13 +178,7 @@ struct Section<'a> {
 }
 
 /// The "In Rust" section of a register page.
-pub fn section(
-    root: &str,
-    g: &Generation,
-    r: &Register,
-    path: &RegisterPath,
-    home: Option<&str>,
-) -> String {
+pub fn section(root: &str, g: &Generation, r: &Register, path: &RegisterPath) -> String {
     Section {
         root,
         path,
@@ -209,14 +200,9 @@ pub fn section(
         } else {
             "all-models"
         },
-        home,
         doc: module_doc(&path.path),
         home_doc: module_doc(&path.home),
-        code: if home.is_some() {
-            String::new()
-        } else {
-            snippet(g, r, path)
-        },
+        code: snippet(g, r, path),
     }
     .render()
     .unwrap_or_default()

@@ -37,8 +37,9 @@
 //!
 //! A query naming a CPU (or a generation) in full and something else ("SPR IA32_PERFEVTSEL") is matched against
 //! the entries whose `gens` have one of the CPU's generations, each hit opening the item on
-//! that generation: `gen/<slug>/reg/<NAME>.html` (every generation has a page for each of its
-//! registers), `gen/<slug>/events.html#ev-<NAME>` (the row's permalink). A hexadecimal value
+//! that generation: `gen/<slug>/reg/<NAME>.html` when it defines the register (the entry's
+//! `home`), else the register's row on its page, `gen/<slug>/index.html#reg-<NAME>`;
+//! `gen/<slug>/events.html#ev-<NAME>` (the row's permalink). A hexadecimal value
 //! ("decode 0x004301d1 spr") offers the decoder, `decoder.html#gen=<id>&value=<value>`. On a
 //! generation's pages (a CPU's page: `<main data-gens>`) that generation's items come first,
 //! opening there.

@@ -503,11 +503,13 @@
   function url(e, gen) {
     if (e.length > 6 && e[6]) return root + e[6];
     if (gen !== undefined) {
-      // On the generation the query's CPU has: its register page, its event's row.
+      // On the generation the query's CPU has: its register page (its row on the
+      // generation's page when it inherits the definition, e[2]'s), its event's row.
       var at = root + index.data.slugs[gen];
       if (e[0] === 2) return at + "/events.html#ev-" + encodeURIComponent(e[1]);
       var reg = e[0] === 1 ? e[1].slice(0, e[1].indexOf(".")) : e[1];
-      var anchor = e[0] === 1 && gen === e[2] ? "#field-" + e[1].slice(e[1].indexOf(".") + 1) : "";
+      if (gen !== e[2]) return at + "/index.html#reg-" + reg;
+      var anchor = e[0] === 1 ? "#field-" + e[1].slice(e[1].indexOf(".") + 1) : "";
       return at + "/reg/" + reg + ".html" + anchor;
     }
     var dir = index.data.slugs[e[2]];

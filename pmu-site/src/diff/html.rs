@@ -200,7 +200,7 @@ pub(crate) fn page_html(cx: &Ctx<'_>, d: &Diff<'_>) -> String {
         unchanged: d
             .unchanged
             .iter()
-            .map(|n| reg_link(&root, &d.to.id, n))
+            .map(|n| reg_link(&root, d.to, n))
             .collect::<Vec<_>>()
             .join(", "),
         events_added: if added.len() > LONG_LIST {

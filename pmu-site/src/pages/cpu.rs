@@ -193,13 +193,13 @@ fn model_row(root: &str, g: &Generation, m: &Cpu) -> ModelRow {
 fn section(cx: &Ctx<'_>, root: &str, g: &Generation) -> GenSection {
     let mut roles = Vec::new();
     if let Some(s) = &g.pmu.general {
-        roles.push(("General-purpose counter", reg_link(root, &g.id, &s.counter)));
-        roles.push(("Event select", reg_link(root, &g.id, &s.select)));
+        roles.push(("General-purpose counter", reg_link(root, g, &s.counter)));
+        roles.push(("Event select", reg_link(root, g, &s.select)));
     }
     if let Some(f) = &g.pmu.fixed {
-        roles.push(("Fixed-function counter", reg_link(root, &g.id, &f.counter)));
+        roles.push(("Fixed-function counter", reg_link(root, g, &f.counter)));
         if let Some(ctl) = &f.control {
-            roles.push(("Fixed-function control", reg_link(root, &g.id, ctl)));
+            roles.push(("Fixed-function control", reg_link(root, g, ctl)));
         }
     }
     let ancestors: Vec<&Generation> = g
@@ -224,7 +224,7 @@ fn section(cx: &Ctx<'_>, root: &str, g: &Generation) -> GenSection {
         registers: g
             .registers
             .iter()
-            .map(|r| reg_link(root, &g.id, &r.name))
+            .map(|r| reg_link(root, g, &r.name))
             .collect::<Vec<_>>()
             .join(", "),
     }

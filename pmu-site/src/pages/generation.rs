@@ -59,16 +59,24 @@ struct GenerationBody<'a> {
     fixed: Option<String>,
     fixed_control: Option<String>,
     fixed_count: String,
-    /// The general-purpose event select, whose fields the encoding names.
-    select: Option<&'a str>,
+    /// The page of the general-purpose event select's definition, whose fields the encoding
+    /// names.
+    select: Option<String>,
     registers: Vec<RegisterRow>,
     cpuid: String,
     constraints: String,
 }
 
-/// One row of the register table.
+/// One row of the register table. A register the generation inherits unchanged has no page
+/// of its own: its row (`#reg-<NAME>`) is where it is shown, with its Rust path here and
+/// a link to its definition's page.
 struct RegisterRow {
+    anchor: Option<String>,
     link: String,
+    /// The register's Rust path on this generation and its rustdoc page.
+    rust: Option<(String, String)>,
+    /// An inherited register's fields with their bits (the definition's page has the rest).
+    field_bits: Vec<(String, String)>,
     summary: String,
     address: String,
     instances: String,
@@ -119,43 +127,32 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
         decoder: sel.map_or(String::new(), |s| decoder_link(&root, &g.id, s)),
         general: g.pmu.general.as_ref().map(|s| {
             (
-                reg_link(&root, &g.id, &s.counter),
-                reg_link(&root, &g.id, &s.select),
+                reg_link(&root, g, &s.counter),
+                reg_link(&root, g, &s.select),
             )
         }),
         general_count: counters(g.general_counters()),
-        fixed: g
-            .pmu
-            .fixed
-            .as_ref()
-            .map(|f| reg_link(&root, &g.id, &f.counter)),
+        fixed: g.pmu.fixed.as_ref().map(|f| reg_link(&root, g, &f.counter)),
         fixed_control: g
             .pmu
             .fixed
             .as_ref()
             .and_then(|f| f.control.as_ref())
-            .map(|c| reg_link(&root, &g.id, c)),
+            .map(|c| reg_link(&root, g, c)),
         fixed_count: counters(g.fixed_counters()),
-        select: sel,
+        select: sel
+            .and_then(|s| g.register(s))
+            .map(|r| paths::register(&r.defined_in, &r.name)),
         registers: g
             .registers
             .iter()
-            .map(|r| RegisterRow {
-                link: reg_link(&root, &g.id, &r.name),
-                summary: first_sentence(&r.doc),
-                address: format::address(&r.msr),
-                instances: format::instances(r),
-                access: access_badge(r.access),
-                fields: r.fields.len(),
-                since: gen_link(&root, &r.since),
-                status: status(g, r),
-            })
+            .map(|r| register_row(cx, &root, g, r))
             .collect(),
         cpuid,
         constraints: if cs.is_empty() {
             String::new()
         } else {
-            constraints_table(&cs, &root, &g.id, true)
+            constraints_table(&cs, &root, g, true)
         },
     };
     let page = Page {
@@ -167,6 +164,37 @@ pub(crate) fn generation(cx: &Ctx<'_>, g: &Generation, site: &mut Site) {
         data: vec![("gen", g.id.clone())],
     };
     site.add(path.clone(), layout::render(cx, &page));
+}
+
+/// A register's row; an inherited one's anchor, Rust path and link to its definition.
+fn register_row(cx: &Ctx<'_>, root: &str, g: &Generation, r: &Register) -> RegisterRow {
+    let inherited = r.defined_in != g.id;
+    RegisterRow {
+        anchor: inherited.then(|| format!("reg-{}", crate::escape::slug(&r.name))),
+        link: reg_link(
+            root,
+            cx.model.generation(&r.defined_in).unwrap_or(g),
+            &r.name,
+        ),
+        rust: inherited
+            .then(|| cx.rust.get(&(g.id.clone(), r.name.clone())))
+            .flatten()
+            .map(|p| (crate::rust::module_doc(&p.path), p.path.clone())),
+        field_bits: if inherited {
+            (r.fields.iter())
+                .map(|f| (f.name.clone(), format::field_bits(f)))
+                .collect()
+        } else {
+            Vec::new()
+        },
+        summary: first_sentence(&r.doc),
+        address: format::address(&r.msr),
+        instances: format::instances(r),
+        access: access_badge(r.access),
+        fields: r.fields.len(),
+        since: gen_link(root, &r.since),
+        status: status(g, r),
+    }
 }
 
 /// The first sentence of a doc string, on one line, as plain text.

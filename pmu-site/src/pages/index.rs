@@ -56,7 +56,7 @@ pub(crate) fn index(cx: &Ctx<'_>, site: &mut Site) {
             .decoder_default()
             .filter(|(g, reg)| g.pmu.general.as_ref().is_some_and(|s| &s.select == reg))
             .map(|(g, reg)| SelectCard {
-                path: paths::register(&g.id, &reg),
+                path: paths::register_in(g, &reg),
                 register: reg,
                 generation: &g.id,
             }),

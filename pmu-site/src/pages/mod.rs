@@ -1,5 +1,5 @@
 //! HTML pages: the index, the CPUs (their list and a page each), one page per generation, one
-//! per register of each generation, and the decoder shell (its data comes from `data/`, see `data.rs`).
+//! per register definition, and the decoder shell (its data comes from `data/`, see `data.rs`).
 
 use crate::context::Ctx;
 use crate::diff;
@@ -22,7 +22,8 @@ pub fn all(cx: &Ctx<'_>, site: &mut Site) {
     for g in &cx.model.generations {
         generation(cx, g, site);
         let changes = cx.parent(g).map(|p| diff::registers(p, g));
-        for r in &g.registers {
+        // Inherited registers are rows of the generation's page, not pages.
+        for r in g.registers.iter().filter(|r| r.defined_in == g.id) {
             let change = changes
                 .as_ref()
                 .map(|(list, _)| list.iter().find(|d| d.new_name() == Some(r.name.as_str())));

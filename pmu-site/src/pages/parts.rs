@@ -6,7 +6,7 @@ use crate::format;
 use crate::html;
 use crate::svg;
 use askama::Template;
-use pmu_defs::model::{Access, Constraint, EnumValue, Field, Severity};
+use pmu_defs::model::{Access, Constraint, EnumValue, Field, Generation, Severity};
 
 /// Breadcrumbs (`templates/crumbs.html`): the index, then each item, linked when it has an
 /// address.
@@ -71,7 +71,7 @@ pub(crate) fn field_table(
 struct ConstraintsTable<'a> {
     cs: &'a [&'a Constraint],
     root: &'a str,
-    gen_id: &'a str,
+    g: &'a Generation,
     with_register: bool,
 }
 
@@ -89,13 +89,13 @@ impl ConstraintsTable<'_> {
 pub(crate) fn constraints_table(
     cs: &[&Constraint],
     root: &str,
-    gen_id: &str,
+    g: &Generation,
     with_register: bool,
 ) -> String {
     ConstraintsTable {
         cs,
         root,
-        gen_id,
+        g,
         with_register,
     }
     .render()

@@ -1,5 +1,7 @@
-//! One page per register of each generation: the bit-layout diagram, the field table, the
-//! changes from the parent, its Rust path and snippet, its role and its instances.
+//! One page per register definition (each register a generation defines, new or changed):
+//! the bit-layout diagram, the field table, the changes from the parent, its Rust path and
+//! snippet, its role and its instances. A register a generation inherits unchanged is a row
+//! of its generation's page (`generation.rs`), linking here.
 
 use super::parts::*;
 use crate::context::{Ctx, paths};
@@ -37,17 +39,10 @@ struct RegisterBody<'a> {
     role: Option<&'static str>,
     field_roles: Vec<FieldRoles<'a>>,
     since: String,
-    defined_in: String,
     manual: String,
     decoder: String,
     events_label: Option<String>,
     events_path: String,
-    /// The page of the generation that defines the register, when that is another one: this
-    /// page then lists the fields and links there for the diagram and the field table
-    /// (the same for every generation sharing the definition, drawn once).
-    home: Option<String>,
-    /// Each field's name and bits (for the list on a page whose definition is elsewhere).
-    field_bits: Vec<(&'a str, String)>,
     diagram: String,
     fields: String,
     rust: String,
@@ -99,14 +94,6 @@ pub(crate) fn register(
         ),
         _ => (None, None),
     };
-    let inherited = r.defined_in != g.id;
-    // From one register page to another: `../../<generation>/reg/<register>.html`.
-    let home = inherited.then(|| {
-        format!(
-            "../..{}",
-            paths::register(&r.defined_in, &r.name).trim_start_matches("gen")
-        )
-    });
     let with_events =
         g.pmu.general.as_ref().is_some_and(|s| s.select == r.name) && !g.events.is_empty();
     let body = RegisterBody {
@@ -125,43 +112,28 @@ pub(crate) fn register(
         role: r.role.map(register_role_word),
         field_roles: field_roles(r),
         since: gen_link(&root, &r.since),
-        defined_in: gen_link(&root, &r.defined_in),
         manual: format::one_line(&r.manual),
         decoder: decoder_link(&root, &g.id, &r.name),
         events_label: with_events.then(|| format::plural(g.events.len(), "event", "events")),
         events_path: paths::events(&g.id),
-        field_bits: r
-            .fields
-            .iter()
-            .map(|f| (f.name.as_str(), format::field_bits(f)))
-            .collect(),
-        diagram: if inherited {
-            String::new()
-        } else {
-            svg::render(&Diagram {
-                id: "reg",
-                name: &r.name,
-                width: r.width,
-                fields: &r.fields,
-                link_fields: true,
-                standalone: false,
-            })
-        },
-        fields: if inherited {
-            String::new()
-        } else {
-            field_table(&root, &r.fields, Some(r.access), true)
-        },
+        diagram: svg::render(&Diagram {
+            id: "reg",
+            name: &r.name,
+            width: r.width,
+            fields: &r.fields,
+            link_fields: true,
+            standalone: false,
+        }),
+        fields: field_table(&root, &r.fields, Some(r.access), true),
         rust: cx
             .rust
             .get(&(g.id.clone(), r.name.clone()))
-            .map(|p| crate::rust::section(&root, g, r, p, home.as_deref()))
+            .map(|p| crate::rust::section(&root, g, r, p))
             .unwrap_or_default(),
-        home,
         constraints: if cs.is_empty() {
             String::new()
         } else {
-            constraints_table(&cs, &root, &g.id, false)
+            constraints_table(&cs, &root, g, false)
         },
         parent,
         changes,

@@ -100,7 +100,7 @@ fn sapphire_rapids_page_names_its_model_generation_and_registers() {
     for want in [
         "../gen/intel-sapphirerapids/index.html".to_owned(),
         "../gen/intel-sapphirerapids/events.html".to_owned(),
-        "../gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html".to_owned(),
+        format!("../{}", reg_href("intel-sapphirerapids", "IA32_PERFEVTSEL")),
     ] {
         assert!(links.contains(&want.as_str()), "{path}: {want}");
     }
@@ -110,7 +110,7 @@ fn sapphire_rapids_page_names_its_model_generation_and_registers() {
         assert!(links.contains(&want.as_str()), "{path}: {a}");
     }
     for r in &g.registers {
-        let want = format!("../{}", reg_page(&g.id, &r.name));
+        let want = format!("../{}", reg_href(&g.id, &r.name));
         assert!(links.contains(&want.as_str()), "{path}: {}", r.name);
     }
     let counters = format!(

@@ -29,6 +29,27 @@ fn reg_page(g: &str, r: &str) -> String {
     format!("gen/{g}/reg/{r}.html")
 }
 
+/// Where generation `g` shows register `r`: its page when `g` defines it, else its row on
+/// the generation's page.
+fn reg_href(g: &str, r: &str) -> String {
+    if generation(g).register(r).unwrap().defined_in == g {
+        reg_page(g, r)
+    } else {
+        format!("gen/{g}/index.html#reg-{r}")
+    }
+}
+
+/// A link relative to the site's root resolves: its page exists and has the element its
+/// fragment names.
+fn resolves(link: &str) -> bool {
+    let (page, id) = link
+        .split_once('#')
+        .map_or((link, None), |(p, a)| (p, Some(a)));
+    site()
+        .get(page)
+        .is_some_and(|t| id.is_none_or(|a| t.contains(&format!(r#"id="{a}""#))))
+}
+
 fn generation(id: &str) -> &'static Generation {
     model().generation(id).unwrap()
 }

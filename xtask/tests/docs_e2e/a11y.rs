@@ -32,15 +32,14 @@ fn axe() -> Result<&'static PathBuf, &'static str> {
     .map_err(String::as_str)
 }
 
-/// Every kind of page: the index, a CPU, a generation, a register (defined there and
-/// inherited), an event table with a row open, a diff, the decoder with a value, the YAML
+/// Every kind of page: the index, a CPU, a generation (its inherited registers rows of it),
+/// a register, an event table with a row open, a diff, the decoder with a value, the YAML
 /// reference and the findings.
 const PAGES: &[&str] = &[
     "index.html",
     "cpus/sapphire-rapids.html",
     "gen/intel-sapphirerapids/index.html",
     "gen/intel-v5/reg/IA32_PERFEVTSEL.html",
-    "gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html",
     "gen/intel-sapphirerapids/events.html#ev-MEM_LOAD_RETIRED.L3_MISS",
     "gen/intel-v6/diff.html",
     "decoder.html#gen=intel-sapphirerapids&reg=IA32_PERFEVTSEL&value=0x4301D1",

@@ -9,6 +9,15 @@ fn spr() -> &'static Generation {
     support::model().generation("intel-sapphirerapids").unwrap()
 }
 
+/// Sapphire Rapids' parent (`intel-goldencove-family`) and the first register it defines, with
+/// its page (Sapphire Rapids defines none: its registers are rows of its page).
+fn family_register() -> (&'static Generation, &'static str, String) {
+    let m = support::model();
+    let g = m.generation(spr().extends.as_deref().unwrap()).unwrap();
+    let r = (g.registers.iter()).find(|r| r.defined_in == g.id).unwrap();
+    (g, &r.name, format!("gen/{}/reg/{}.html", g.id, r.name))
+}
+
 /// The row ids (`ev-NAME`) a step returned.
 fn names(v: &serde_json::Value) -> Vec<String> {
     v.as_array()
@@ -142,7 +151,7 @@ fn an_event_permalink_opens_its_row_with_the_rust_path_to_copy() {
 #[test]
 fn the_sidebar_tree_opens_the_current_branch_and_toggles() {
     let m = support::model();
-    let g = spr();
+    let (g, reg, page) = family_register();
     let has_kids = |id: &str| {
         m.generations
             .iter()
@@ -163,7 +172,7 @@ fn the_sidebar_tree_opens_the_current_branch_and_toggles() {
         .unwrap();
     let (_, log) = drive(
         site_dir(),
-        "gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html",
+        &page,
         &[
             "return Array.from(document.querySelectorAll('#nav-tree li.gen')).filter(function (li) { var b = li.querySelector(':scope > .row > button.twisty'); return b && b.getAttribute('aria-expanded') === 'true'; }).map(function (li) { return li.getAttribute('data-gen'); }).sort();",
             "return Array.from(document.querySelectorAll('#nav-tree [aria-current=\"page\"]')).map(function (a) { return a.textContent; });",
@@ -180,7 +189,7 @@ fn the_sidebar_tree_opens_the_current_branch_and_toggles() {
         .map(|v| v.as_str().unwrap().to_owned())
         .collect();
     assert_eq!(expanded, open);
-    assert_eq!(log[1], serde_json::json!(["IA32_PERFEVTSEL"]));
+    assert_eq!(log[1], serde_json::json!([reg]));
     assert_eq!(log[2], serde_json::json!([true, false]), "{}", closed.id);
 }
 
@@ -189,12 +198,14 @@ fn the_sidebar_tree_opens_the_current_branch_and_toggles() {
 /// page marked. At 1366 px there is no button and the tree shows.
 #[test]
 fn the_sidebar_folds_behind_a_button_on_a_phone() {
-    let state = "var b = $('.sidebar .navtoggle'), t = $('#nav-tree [aria-current=\"page\"]');         return [getComputedStyle($('#nav-body')).display, getComputedStyle(b).display, b.getAttribute('aria-expanded'),         Math.round($('#main').getBoundingClientRect().top), t ? t.getBoundingClientRect().height > 0 : null,         Array.from(document.querySelectorAll('#nav-tree li.gen')).filter(function (li) { var x = li.querySelector(':scope > .row > button.twisty'); return x && x.getAttribute('aria-expanded') === 'true'; }).map(function (li) { return li.getAttribute('data-gen'); }).indexOf('intel-goldencove-family') !== -1];";
+    let state = "var b = $('.sidebar .navtoggle'), t = $('#nav-tree [aria-current=\"page\"]');         return [getComputedStyle($('#nav-body')).display, getComputedStyle(b).display, b.getAttribute('aria-expanded'),         Math.round($('#main').getBoundingClientRect().top), t ? t.getBoundingClientRect().height > 0 : null,         Array.from(document.querySelectorAll('#nav-tree li.gen')).filter(function (li) { var x = li.querySelector(':scope > .row > button.twisty'); return x && x.getAttribute('aria-expanded') === 'true'; }).map(function (li) { return li.getAttribute('data-gen'); }).indexOf('GEN') !== -1];";
     let click = "click($('.sidebar .navtoggle')); return null;";
-    let page = "gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html";
+    let (g, _, page) = family_register();
+    let state = state.replace("GEN", &g.id);
+    let state = state.as_str();
     let (_, log) = drive_with(
         site_dir(),
-        page,
+        &page,
         &[state, click, state, click, state],
         Viewport::Frame(390, 844),
     );
@@ -212,7 +223,7 @@ fn the_sidebar_folds_behind_a_button_on_a_phone() {
     assert_eq!(log[4][0], "none", "{}", log[4]);
     assert_eq!(log[4][2], "false", "{}", log[4]);
 
-    let (_, wide) = drive_with(site_dir(), page, &[state], Viewport::Window(1366, 900));
+    let (_, wide) = drive_with(site_dir(), &page, &[state], Viewport::Window(1366, 900));
     assert_eq!(wide[0][0], "block", "{}", wide[0]);
     assert_eq!(wide[0][1], "none", "{}", wide[0]);
     assert_eq!(wide[0][4], true, "{}", wide[0]);
@@ -231,7 +242,7 @@ fn every_kind_of_page_fits_390px() {
         "index.html",
         "cpus/sapphire-rapids.html",
         "gen/intel-sapphirerapids/index.html",
-        "gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html",
+        "gen/intel-v5/reg/IA32_PERFEVTSEL.html",
         "gen/intel-sapphirerapids/events.html#ev-MEM_LOAD_RETIRED.L3_MISS",
         "gen/intel-v5/diff.html",
         "decoder.html#gen=intel-sapphirerapids&reg=IA32_PERFEVTSEL&value=0x4301D1",

@@ -20,7 +20,7 @@ pub const PAGES: &[&str] = &[
     "gen/intel-v6/index.html",
     "yaml.html",
     "cpus/zen-5.html",
-    "gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html",
+    "gen/intel-v5/reg/IA32_PERFEVTSEL.html",
     "decoder.html",
 ];
 

@@ -22,7 +22,8 @@ const TASKS: [Task; 5] = [
         kind: "register",
         name: "IA32_PERFEVTSEL",
         generation: Some("intel-sapphirerapids"),
-        page: "gen/intel-sapphirerapids/reg/IA32_PERFEVTSEL.html",
+        // Sapphire Rapids inherits its definition: the register is a row of its page.
+        page: "gen/intel-sapphirerapids/index.html#reg-IA32_PERFEVTSEL",
     },
     Task {
         query: "MEM_LOAD_RETIRED.L3_MISS spr",
@@ -122,20 +123,37 @@ fn each_user_task_takes_at_most_two_steps_from_the_home_page() {
         drive_with(site_dir(), page, steps, Viewport::Window(1366, 900))
     };
 
-    // Sapphire Rapids' IA32_PERFEVTSEL (its own bits: ADAPTIVE_RECORD, which intel-v3's lacks)
-    // and its Rust path.
-    let (doc, log) = open(0, &[&on_screen("h1"), &on_screen("code.rust-path")]);
+    // Sapphire Rapids' IA32_PERFEVTSEL, its row on Sapphire Rapids' page scrolled into view:
+    // its name, its fields (its own bits: ADAPTIVE_RECORD, which intel-v3's lacks) and its
+    // Rust path on screen, the name linking to the page of the definition.
+    let row = "#reg-IA32_PERFEVTSEL";
+    let (doc, log) = open(
+        0,
+        &[
+            &on_screen(&format!("{row} td:first-child > a code")),
+            &on_screen(&format!("{row} code.rust-path")),
+        ],
+    );
     assert_eq!(
         one(&doc, "main").value().attr("data-gen"),
         Some("intel-sapphirerapids")
     );
     assert_visible("the register's name", &log[0]);
+    assert_visible("its Rust path", &log[1]);
     assert_eq!(log[0][7], "IA32_PERFEVTSEL");
     assert_eq!(
         log[1][7],
         "pmu_regs::intel::sapphirerapids::IA32_PERFEVTSEL"
     );
-    assert!(text(one(&doc, "main")).contains("ADAPTIVE_RECORD"));
+    let r = spr().register("IA32_PERFEVTSEL").unwrap();
+    assert!(text(one(&doc, row)).contains("ADAPTIVE_RECORD"));
+    let home = format!("../../gen/{}/reg/IA32_PERFEVTSEL.html", r.defined_in);
+    assert_eq!(
+        one(&doc, &format!("{row} td:first-child > a"))
+            .value()
+            .attr("href"),
+        Some(home.as_str())
+    );
 
     // MEM_LOAD_RETIRED.L3_MISS on Sapphire Rapids: its row open, its perf string and encoded
     // value on screen at 1366 px, the value `cargo xtask encode` gives.
