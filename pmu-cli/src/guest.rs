@@ -24,7 +24,8 @@ pub struct GuestMasksArgs {
     #[arg(long, value_name = "POLICY", default_value = "vendor", value_parser = parse_policy)]
     pub policy: Policy,
     /// Print a JSON array: `[{"msr": "0x186", "name": "IA32_PERFEVTSEL0", "write_mask":
-    /// "0x...", "policy": "fault"}]`.
+    /// "0x...", "policy": "fault"}]`; a facility's register (IBS, an LBR stack) also has
+    /// `"facility": "amd-ibs"`.
     #[arg(long)]
     pub json: bool,
 }
@@ -89,6 +90,9 @@ struct Row {
     name: String,
     write_mask: String,
     policy: &'static str,
+    /// The facility whose register it is (IBS, an LBR stack), absent for the core PMU's.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    facility: Option<&'static str>,
 }
 
 fn to_json(guest: &GuestPmu) -> String {
@@ -99,6 +103,7 @@ fn to_json(guest: &GuestPmu) -> String {
             name: m.name().to_string(),
             write_mask: format!("{:#x}", m.write_mask),
             policy: m.action.as_str(),
+            facility: m.facility.map(|f| f.id()),
         })
         .collect();
     let mut s = serde_json::to_string_pretty(&rows).unwrap_or_default();
@@ -125,6 +130,7 @@ fn report(guest: &GuestPmu) -> String {
         c.fixed.count_ones(),
         guest.perf_capabilities()
     );
+    let _ = writeln!(s, "facilities: {}", guest.facilities());
     let _ = writeln!(
         s,
         "{:<12} {:<30} {:<20} policy",

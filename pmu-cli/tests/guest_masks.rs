@@ -1,5 +1,6 @@
 //! `pmu guest-masks` on the real guest dumps (`tests/test_data/cpuid-dumps/`) and on the
-//! hand-written version 5 and PerfMonV2 guests (`tests/test_data/guest-cpuid/`).
+//! hand-written version 5 and PerfMonV2 guests (`tests/test_data/guest-cpuid/`), and one
+//! with IBS and an LBR stack.
 
 mod common;
 use common::{pmu, text};
@@ -31,7 +32,8 @@ fn rows(file: &str, extra: &[&str]) -> Vec<(String, String, String, String)> {
         .expect("an array")
         .iter()
         .map(|r| {
-            assert_eq!(r.as_object().map(|o| o.len()), Some(4), "{r}");
+            let keys = if r.get("facility").is_some() { 5 } else { 4 };
+            assert_eq!(r.as_object().map(|o| o.len()), Some(keys), "{r}");
             (
                 field(r, "msr"),
                 field(r, "name"),
@@ -150,4 +152,35 @@ fn bad_input_is_an_error_that_says_where() {
         "{}",
         text(&out.stderr)
     );
+}
+
+#[test]
+fn a_guest_with_ibs_and_an_lbr_stack_gets_their_registers_marked_with_the_facility() {
+    let path = data("guest-cpuid/amd-ibs-lbr-guest.txt");
+    let out = pmu(&["guest-masks", "--cpuid", path.to_str().unwrap(), "--json"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    let v: Value = serde_json::from_slice(&out.stdout).expect("JSON");
+    let facility = |msr: &str| {
+        let rows = v.as_array().expect("an array");
+        let r = rows.iter().find(|r| r["msr"] == msr);
+        r.map(|r| r["facility"].as_str().unwrap_or("core").to_owned())
+    };
+    assert_eq!(facility("0xc0010200").as_deref(), Some("core"));
+    assert_eq!(facility("0xc0011033").as_deref(), Some("amd-ibs"));
+    // IbsBrTarget with BrnTrgt; no IbsOpData4 without its bit.
+    assert_eq!(facility("0xc001103b").as_deref(), Some("amd-ibs"));
+    assert_eq!(facility("0xc001103d"), None);
+    // Sixteen LBR records: From at 0xC0010300 + 2n, To at + 1.
+    assert_eq!(facility("0xc001031f").as_deref(), Some("amd-lbr-v2"));
+    assert_eq!(facility("0xc0010320"), None);
+    let rows = rows("guest-cpuid/amd-ibs-lbr-guest.txt", &[]);
+    // IbsOpCtl: no L3-miss filter (bit 16), no count extension (26:20, 58:52), no load
+    // latency (63:59); a reserved bit faults.
+    let ctl = row(&rows, "0xc0011033");
+    assert_eq!((ctl.1.as_str(), ctl.3.as_str()), ("IBS_OP_CTL", "fault"));
+    let mask = u64::from_str_radix(ctl.2.trim_start_matches("0x"), 16).unwrap();
+    assert_eq!(mask & (1 << 16 | 0x7F << 20 | 0xFFF << 52), 0, "{mask:#x}");
+
+    let report = pmu(&["guest-masks", "--cpuid", path.to_str().unwrap()]);
+    assert!(text(&report.stdout).contains("facilities: amd-ibs, amd-lbr-v2"));
 }

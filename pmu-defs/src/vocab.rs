@@ -17,6 +17,9 @@ pub enum Vendor {
 /// What software may do with a register or field: `pmu_vocab`'s, the one `pmu-regs` uses.
 pub use pmu_vocab::Access;
 
+/// How a register's `count-from:` CPUID field gives its number of instances (YAML `as:`).
+pub use pmu_vocab::CountForm;
+
 /// What a register does in the PMU (YAML `role:`): `pmu_vocab::Role`, the one the run-time
 /// layer (`pmu_regs::arch::Role`) uses, under the name this crate gives it.
 pub use pmu_vocab::Role as RegisterRole;

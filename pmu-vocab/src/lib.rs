@@ -6,6 +6,7 @@
 //! * [`record`]: the byte layout of one event of a packed event table (`pmu_regs::EventTable`).
 //! * [`Access`] and [`Role`]: the YAML's `access:` and `role:` vocabularies, with their
 //!   spellings (the `serde` feature serialises them so, for the definitions' model).
+//! * [`CountForm`]: how a register's `count-from:` CPUID field gives its number of instances.
 //! * [`cpu`]: how a user names a CPU (names compared folded, the family/model forms), read
 //!   alike over the YAML model and the compiled tables.
 //! * [`hash`]: the hash, bucket and slot functions of the generated minimal perfect hash
@@ -23,6 +24,7 @@
 #![warn(missing_docs)]
 
 pub mod access;
+pub mod count;
 pub mod cpu;
 pub mod hash;
 #[cfg(feature = "perf")]
@@ -33,4 +35,5 @@ pub mod role;
 pub mod select;
 
 pub use access::Access;
+pub use count::CountForm;
 pub use role::Role;

@@ -319,7 +319,7 @@ fn per_counter(krate: &TokenStream, r: &Register, flag: Option<FieldRole>) -> To
 /// the generated `Instance` type's traits.
 fn register_table(krate: &TokenStream, g: &Generation) -> TokenStream {
     let entries: Vec<TokenStream> = (g.registers.iter())
-        .map(|r| reg_info(krate, &quote!(), r))
+        .map(|r| reg_info(krate, &quote!(), g, r))
         .collect();
     let n = entries.len();
     quote! {
@@ -332,7 +332,12 @@ fn register_table(krate: &TokenStream, g: &Generation) -> TokenStream {
 
 /// One `RegInfo` entry; `module` is the path (with its trailing `::`) from where the entry is
 /// written to the generation's module, empty inside it.
-fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStream {
+fn reg_info(
+    krate: &TokenStream,
+    module: &TokenStream,
+    g: &Generation,
+    r: &Register,
+) -> TokenStream {
     let m = ident(&r.name);
     let m = quote!(#module #m);
     let name = &r.name;
@@ -350,6 +355,11 @@ fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStr
         let v = format_ident!("{}", camel(pmu_defs::validate::register_role_word(role)));
         quote!(#krate::arch::Role::#v)
     });
+    let requires = opt(r.requires.as_ref(), |t| quote!(#t));
+    let count_from = opt(
+        r.count_from.as_ref().and_then(|c| count_from(krate, g, c)),
+        |t| t,
+    );
     quote! {
         #krate::arch::RegInfo {
             name: #name,
@@ -358,9 +368,27 @@ fn reg_info(krate: &TokenStream, module: &TokenStream, r: &Register) -> TokenStr
             reserved_mask: #reserved,
             access: #krate::arch::__access::#check::<#m::Instance>(),
             role: #role,
+            requires: #requires,
+            count_from: #count_from,
             fields: #m::FIELDS,
         }
     }
+}
+
+/// A register's `count-from:` as a `CountFrom` (the validator checked that the field exists).
+fn count_from(
+    krate: &TokenStream,
+    g: &Generation,
+    c: &pmu_defs::model::CountFrom,
+) -> Option<TokenStream> {
+    let leaf = g.cpuid_leaf(&c.leaf)?;
+    let reg = leaf.registers.iter().find(|x| x.register == c.register)?;
+    let f = reg.fields.iter().find(|f| f.name == c.field)?;
+    let field = tables::cpuid_field(krate, leaf, &reg.register, f);
+    let form = format_ident!("{}", camel(c.form.as_str()));
+    Some(quote! {
+        #krate::arch::CountFrom { field: #field, form: #krate::arch::CountForm::#form }
+    })
 }
 
 /// `arch_events()` and `arch_event_available()` over the module's `ArchEvent`, when it has

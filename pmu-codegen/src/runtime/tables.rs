@@ -39,7 +39,7 @@ pub(super) fn facilities(
         let (v, c) = (marker_name(g), cfg(g));
         let path: Vec<Ident> = module_path(&g.id).iter().map(|s| ident(s)).collect();
         let module = quote!(crate::#(#path)::*::);
-        let entries = g.registers.iter().map(|r| reg_info(krate, &module, r));
+        let entries = g.registers.iter().map(|r| reg_info(krate, &module, g, r));
         let n = g.registers.len();
         quote! {
             #c Facility::#v => {

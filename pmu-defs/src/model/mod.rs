@@ -13,7 +13,8 @@ pub mod names;
 
 use crate::source::Span;
 pub use crate::vocab::{
-    Access, CounterKind, EVENT_FLAGS, EventFlag, FieldRole, RegisterRole, Severity, Vendor,
+    Access, CountForm, CounterKind, EVENT_FLAGS, EventFlag, FieldRole, RegisterRole, Severity,
+    Vendor,
 };
 use serde::Serialize;
 
@@ -317,6 +318,15 @@ pub struct Register {
     pub role: Option<RegisterRole>,
     /// Value after reset, where the manual gives one.
     pub reset: Option<u64>,
+    /// The condition under which a CPU has the register (`requires:`, the manuals'
+    /// notation fields use); `None`: whenever it has the generation.
+    pub requires: Option<String>,
+    /// Where its `requires:` is written.
+    #[serde(skip)]
+    pub requires_span: Option<Span>,
+    /// The CPUID field that says how many instances of the family a CPU has
+    /// (`count-from:`); `None`: every instance of `msr:`.
+    pub count_from: Option<CountFrom>,
     /// Fields, ordered by lowest bit.
     pub fields: Vec<Field>,
     /// Bits no field covers: software must never set them.
@@ -332,6 +342,23 @@ pub struct Register {
     /// Where its `role:` is written (the latest generation that states it).
     #[serde(skip)]
     pub role_span: Option<Span>,
+}
+
+/// `count-from: { leaf, register, field, as }` of a register family.
+#[derive(Clone, Debug, Serialize)]
+pub struct CountFrom {
+    /// CPUID leaf name (a leaf of the generation's `cpuid:`).
+    pub leaf: String,
+    /// `eax`, `ebx`, `ecx` or `edx`.
+    pub register: String,
+    /// Field name.
+    pub field: String,
+    /// How the field's value gives the count.
+    #[serde(rename = "as")]
+    pub form: CountForm,
+    /// Where `count-from:` is written.
+    #[serde(skip)]
+    pub span: Span,
 }
 
 impl Register {

@@ -435,6 +435,16 @@ pub const RESERVED_MARKERS: &[Reserved] = &[
         "`arch::CpuQuery` (how `find_cpu` read a query)",
     ),
     ("FoundCpu", TYPE, "`arch::FoundCpu` (what `find_cpu` found)"),
+    (
+        "CountFrom",
+        TYPE,
+        "`arch::CountFrom` (a family's `count-from:`)",
+    ),
+    (
+        "CountForm",
+        TYPE,
+        "`arch::CountForm` (how `count-from:` counts)",
+    ),
 ];
 
 /// A generation's module: what the generator puts beside the registers.

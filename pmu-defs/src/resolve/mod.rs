@@ -299,6 +299,8 @@ fn role_only(rr: &RawRegister) -> bool {
         width,
         access,
         reset,
+        requires,
+        count_from,
         fields,
         remove_fields,
     } = rr;
@@ -312,6 +314,8 @@ fn role_only(rr: &RawRegister) -> bool {
         && width.is_none()
         && access.is_none()
         && reset.is_none()
+        && requires.is_none()
+        && count_from.is_none()
         && fields.is_empty()
         && remove_fields.is_empty()
 }

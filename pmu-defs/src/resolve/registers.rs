@@ -34,6 +34,9 @@ impl Resolver<'_> {
             access: Access::ReadWrite,
             role: None,
             reset: None,
+            requires: None,
+            requires_span: None,
+            count_from: None,
             fields: Vec::new(),
             reserved_mask: 0,
             defined_in: self.id.to_owned(),
@@ -123,6 +126,19 @@ impl Resolver<'_> {
         }
         if let Some(r) = &rr.reset {
             reg.reset = Some(r.value);
+        }
+        if let Some(r) = &rr.requires {
+            reg.requires = Some(r.value.clone());
+            reg.requires_span = Some(r.span);
+        }
+        if let Some(c) = &rr.count_from {
+            reg.count_from = Some(CountFrom {
+                leaf: c.value.leaf.value.clone(),
+                register: c.value.register.value.clone(),
+                field: c.value.field.value.clone(),
+                form: c.value.form,
+                span: c.span,
+            });
         }
         reg.fields = self.fields(
             std::mem::take(&mut reg.fields),

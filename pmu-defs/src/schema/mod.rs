@@ -84,6 +84,7 @@ pub const MAPPINGS: &[(&str, &[&str])] = &[
     ("pmu", raw::PMU_KEYS),
     ("pmu-encoding", raw::ENCODING_KEYS),
     ("register", raw::REGISTER_KEYS),
+    ("count-from", raw::COUNT_FROM_KEYS),
     ("msr-family", raw::MSR_FAMILY_KEYS),
     ("field", raw::FIELD_KEYS),
     ("field-array", raw::ARRAY_KEYS),

@@ -94,6 +94,21 @@ pub(super) fn registers(d: &mut Defs) {
                         "The value after reset, where the manual gives one.",
                     ),
                 ),
+                (
+                    "requires",
+                    text(
+                        "The enumeration under which a CPU has the register, in the notation \
+                         of a field's `requires:` (`CPUID Fn8000_001B_EAX[BrnTrgt] (bit 5) = 1`).",
+                    ),
+                ),
+                (
+                    "count-from",
+                    name_ref(
+                        "count-from",
+                        "For a family: the CPUID field that says how many of its instances a \
+                         CPU has.",
+                    ),
+                ),
                 ("fields", list_of("field", "The register's fields.")),
                 (
                     "remove-fields",
@@ -104,6 +119,32 @@ pub(super) fn registers(d: &mut Defs) {
                 ),
             ],
             &["name"],
+        ),
+    );
+    d.def(
+        "count-from",
+        object(
+            "The CPUID field giving a register family's number of instances.",
+            vec![
+                (
+                    "leaf",
+                    name_ref("ident", "A CPUID leaf of the generation, by name."),
+                ),
+                (
+                    "register",
+                    keyword(raw::CPUID_REG_WORDS, "The leaf's output register."),
+                ),
+                ("field", name_ref("ident", "A field of that register.")),
+                (
+                    "as",
+                    keyword(
+                        raw::COUNT_FORM_WORDS,
+                        "count (default): the value is the count; depth-bitmap: bit n set \
+                         means a depth of 8(n+1) is supported, the deepest is the count.",
+                    ),
+                ),
+            ],
+            &["leaf", "register", "field"],
         ),
     );
     d.def(

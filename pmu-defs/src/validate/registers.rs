@@ -43,6 +43,7 @@ impl<'a> Validator<'a> {
             }
         }
         self.instances();
+        self.presence();
         self.addresses();
         self.cpuid_leaves();
         for c in &g.cpuid {
@@ -235,6 +236,62 @@ impl<'a> Validator<'a> {
         }
     }
 
+    /// A register's `requires:` is in the notation `pmu_vocab::requires` reads, and its
+    /// `count-from:` names a CPUID field of the generation, on a family.
+    pub(super) fn presence(&mut self) {
+        let g = self.g;
+        for r in &g.registers {
+            if let Some(text) = &r.requires
+                && pmu_vocab::requires::eval(text, &NoFacts).is_none()
+            {
+                self.diags.push(
+                    Diagnostic::error(
+                        "invalid-value",
+                        format!("`requires` of `{}` is not in the manuals' notation", r.name),
+                        r.requires_span.unwrap_or(r.span),
+                    )
+                    .with_secondary(r.span, "the register")
+                    .with_help(
+                        "write `CPUID.(EAX=1CH,ECX=0):EBX.NAME[2] = 1`, `CPUID.01H:EDX.NAME[21] = 1`, \
+                         `CPUID Fn8000_001B_EAX[Name] (bit 5) = 1` or \
+                         `IA32_PERF_CAPABILITIES.NAME[15] = 1`, terms joined by ` or `",
+                    ),
+                );
+            }
+            let Some(c) = &r.count_from else { continue };
+            let field = g
+                .cpuid_leaf(&c.leaf)
+                .and_then(|l| l.registers.iter().find(|x| x.register == c.register))
+                .and_then(|x| x.fields.iter().find(|f| f.name == c.field));
+            let d = if !r.msr.indexed {
+                Diagnostic::error(
+                    "invalid-value",
+                    format!(
+                        "`{}` is one MSR, not a family: `count-from` says how many instances a \
+                         family has",
+                        r.name
+                    ),
+                    c.span,
+                )
+                .with_help("use `requires:` for a register that a CPU has or not")
+            } else if field.is_none() {
+                Diagnostic::error(
+                    "unknown-name",
+                    format!(
+                        "`count-from` of `{}` names CPUID field `{}.{}.{}`, which generation `{}` \
+                         does not have",
+                        r.name, c.leaf, c.register, c.field, g.id
+                    ),
+                    c.span,
+                )
+                .with_help("name a leaf of `cpuid:`, one of its output registers and a field of it")
+            } else {
+                continue;
+            };
+            self.diags.push(d.with_secondary(r.span, "the register"));
+        }
+    }
+
     pub(super) fn addresses(&mut self) {
         let mut at: HashMap<u32, (&Register, u32)> = HashMap::new();
         for r in &self.g.registers {
@@ -344,5 +401,22 @@ impl<'a> Validator<'a> {
     pub(super) fn select_field(&self, attr: &str) -> Option<&Field> {
         let sel = self.g.register(&self.g.pmu.general.as_ref()?.select)?;
         sel.field(self.g.pmu.encoding_field(attr)?)
+    }
+}
+
+/// Facts with nothing set: a `requires:` text is understood when it evaluates on them.
+struct NoFacts;
+
+impl pmu_vocab::requires::Facts for NoFacts {
+    fn cpuid(&self, _: u32, _: u32) -> Option<[u32; 4]> {
+        None
+    }
+
+    fn perf_capabilities(&self) -> u64 {
+        0
+    }
+
+    fn capabilities_name(&self) -> Option<&str> {
+        Some("IA32_PERF_CAPABILITIES")
     }
 }

@@ -46,7 +46,9 @@ mod spec;
 pub use crate::__generations::*;
 pub use cpus::{CpuName, CpuNameTarget, CpuQuery, FoundCpu, find_cpu};
 pub use programming::Arch;
-pub use registers::{Access, Decoded, FieldInfo, InstanceName, RegInfo, Role, Run};
+pub use registers::{
+    Access, CountForm, CountFrom, Decoded, FieldInfo, InstanceName, RegInfo, Role, Run,
+};
 pub use spec::*;
 
 /// CPU vendor of a generation (and of a detected CPU).

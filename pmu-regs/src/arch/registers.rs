@@ -3,6 +3,9 @@
 
 use super::*;
 
+/// How a register family's `count-from:` CPUID field gives its number of instances, shared
+/// with the generator (`pmu_vocab`).
+pub use pmu_vocab::CountForm;
 /// One run of a field's bits (`width` bits from register bit `lsb`), shared with the
 /// generator and the event encoder (`pmu_vocab::select`).
 pub use pmu_vocab::select::Run;
@@ -29,8 +32,34 @@ pub struct RegInfo {
     pub access: Access,
     /// What the register does for the run-time layer (its YAML `role:`).
     pub role: Option<Role>,
+    /// The condition under which a CPU has the register (its YAML `requires:`, the manuals'
+    /// notation that [`pmu_vocab::requires`] evaluates); `None`: whenever it has the
+    /// generation.
+    pub requires: Option<&'static str>,
+    /// For a family: the CPUID field that says how many of its instances a CPU has (its
+    /// YAML `count-from:`); `None`: every instance of `addresses`.
+    pub count_from: Option<CountFrom>,
     /// Its fields, in bit order (each element of a field array on its own).
     pub fields: &'static [FieldInfo],
+}
+
+/// The CPUID field that says how many instances of a register family a CPU has (YAML
+/// `count-from:`): AMD's LBR v2 stack (CPUID Fn8000_0022_EBX\[9:4\]), Intel's
+/// architectural LBR records (the depths CPUID.(EAX=1CH,ECX=0):EAX\[7:0\] lists).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CountFrom {
+    /// The field.
+    pub field: CpuidField,
+    /// How its value gives the count.
+    pub form: CountForm,
+}
+
+impl CountFrom {
+    /// The number of instances the CPUID output registers `regs` (EAX, EBX, ECX, EDX of the
+    /// field's leaf) give.
+    pub const fn instances(&self, regs: [u32; 4]) -> u32 {
+        self.form.instances(self.field.get(regs))
+    }
 }
 
 impl RegInfo {
@@ -66,6 +95,8 @@ impl fmt::Debug for RegInfo {
             .field("reserved_mask", &format_args!("{:#x}", self.reserved_mask))
             .field("access", &self.access)
             .field("role", &self.role)
+            .field("requires", &self.requires)
+            .field("count_from", &self.count_from)
             .field("fields", &self.fields.len())
             .finish()
     }

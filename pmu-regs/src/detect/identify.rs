@@ -115,8 +115,10 @@ pub fn detect_for<A: Arch, S: CpuidSource + ?Sized>(src: &mut S) -> Option<PmuIn
 }
 
 /// The facilities ([`Facility`]) a CPU has: those of its vendor whose `detect:` condition
-/// holds, each facility that another holding one extends left out (on a family 19h AMD CPU,
-/// the family 19h L3 layout and not the family 17h one it extends). A facility is a generation
+/// holds, and that of every facility it extends (Data Fabric counters in the PerfMonV2
+/// layout need PerfMonV2 and the Data Fabric counters themselves), each facility that
+/// another found one extends left out (on a family 19h AMD CPU, the family 19h L3 layout and
+/// not the family 17h one it extends). A facility is a generation
 /// outside the core PMU's chain, such as architectural LBRs or AMD's L3 and Data Fabric
 /// counters; its registers are in [`Facility::module`].
 pub fn facilities<S: CpuidSource + ?Sized>(src: &mut S) -> Facilities {
@@ -135,6 +137,17 @@ pub fn facilities<S: CpuidSource + ?Sized>(src: &mut S) -> Facilities {
         if d.vendor == vendor && holds(&mut rd, &info, &d) == Some(true) {
             found.mask |= 1 << f as u32;
         }
+    }
+    // An extension needs what it extends.
+    let holding = found;
+    let parent_missing = |f: Facility| {
+        let parents = f.detect().ancestors.iter();
+        parents
+            .filter_map(|a| Facility::ALL.iter().find(|p| p.id() == *a))
+            .any(|&p| !holding.contains(p))
+    };
+    for f in holding.iter().filter(|&f| parent_missing(f)) {
+        found.mask &= !(1 << f as u32);
     }
     // Keep the deepest of each chain: drop a facility a found one extends.
     let mut extended = 0u64;

@@ -24,8 +24,17 @@
 //! [`GuestPmu::check_write`] and [`GuestPmu::check_read`] apply it to one access, under a
 //! [`Policy`] for reserved bits, and the [`EventFilter`] to event-select writes.
 //!
-//! Not covered: the PEBS, DS, LBR, PERF_METRICS, reload and auto-reload configuration MSRs
-//! (registers without a PMU role), and IBS.
+//! The registers of a facility ([`Facility`]: IBS, AMD's LBR v2 stack, architectural LBRs,
+//! architectural PEBS) are the guest's when its CPUID enumerates the facility (the
+//! facility's `detect:` condition, as [`crate::detect::facilities`] reads it) and
+//! `pmu-regs` is built with the facility's feature (`amd-ibs`, `intel-arch-lbr`, ...): each
+//! register whose `requires:` the guest's CPUID satisfies (IBS_BR_TARGET with BrnTrgt), each
+//! instance of a family up to the count its `count-from:` CPUID field gives (as many LBR
+//! records as the guest's deepest LBR depth), with the writable fields whose `requires:`
+//! holds. A reserved bit of a facility register faults under every [`Policy`].
+//!
+//! Not covered: the model-specific PEBS, DS, LBR, PERF_METRICS, reload and auto-reload
+//! configuration MSRs (registers without a PMU role in a model's generation).
 //!
 //! Where this differs from KVM (AnyThread, which KVM always reserves; the status bits of
 //! versions 3-5, the fixed-counter bitmap, leaf 23H, the version 4 and 6 registers KVM does not
@@ -50,10 +59,13 @@
 //! assert!(matches!(guest.check_read(0xC3), Err(GuestFault::NoSuchMsr { .. })));
 //! ```
 
-use crate::arch::{Access, Arch, ArchVisitor, Counter, Generation, InstanceName, RegInfo, Role};
-use crate::detect::{CpuidResult, CpuidSource, PmuInfo, detect};
+use crate::arch::{
+    Access, Arch, ArchVisitor, Counter, Facility, Generation, InstanceName, RegInfo, Role,
+};
+use crate::detect::{CpuidResult, CpuidSource, Facilities, PmuInfo, detect, facilities};
 use core::fmt;
 
+mod facility;
 mod filter;
 mod mask;
 
@@ -114,6 +126,8 @@ pub struct GuestMsr {
     pub write_mask: u64,
     /// What a write with other bits does.
     pub action: Action,
+    /// The facility whose register it is (`None`: the guest's generation's).
+    pub facility: Option<Facility>,
 }
 
 impl GuestMsr {
@@ -122,7 +136,8 @@ impl GuestMsr {
         self.info.instance_name(self.index)
     }
 
-    /// What the register does (every MSR a [`GuestPmu`] lists has a role).
+    /// What the register does (every register of the guest's generation a [`GuestPmu`]
+    /// lists has a role; a facility's may have none).
     pub fn role(&self) -> Option<Role> {
         self.info.role
     }
@@ -246,6 +261,8 @@ pub struct GuestPmu<'f> {
     /// The [`KEPT_LEAVES`] as the guest sees them (`None`: not enumerated).
     leaves: [Option<CpuidResult>; KEPT_LEAVES.len()],
     derived: Option<mask::Derived>,
+    /// The facilities the guest's CPUID enumerates.
+    facilities: Facilities,
     /// The write masks, kept from construction.
     cache: mask::Cache,
     policy: Policy,
@@ -263,6 +280,7 @@ impl GuestPmu<'static> {
     ) -> Self {
         let info = detect(src);
         let leaves = kept_leaves(src, &info);
+        let facilities = facilities(src);
         let perf_capabilities = match info.perf_capabilities_msr {
             true => perf_capabilities.unwrap_or(0),
             false => 0,
@@ -273,6 +291,7 @@ impl GuestPmu<'static> {
             perf_capabilities,
             leaves,
             derived,
+            facilities,
             cache: mask::Cache::EMPTY,
             policy: Policy::Vendor,
             filter: EventFilter::ALLOW_ALL,
@@ -286,9 +305,9 @@ impl GuestPmu<'static> {
     /// The full-featured guest of generation `g`: every counter it defines, at its widths;
     /// every CPUID feature a field's `requires:` names; IA32_PERF_CAPABILITIES with every
     /// field the generation defines (so the full-width aliases too); AnyThread not
-    /// deprecated. Its write masks are the generated constants ([`Arch::GUEST_MASKS`]), not
-    /// derived: no CPUID is read and nothing is allocated. [`Policy::Vendor`], every event
-    /// allowed.
+    /// deprecated; no facility. Its write masks are the generated constants
+    /// ([`Arch::GUEST_MASKS`]), not derived: no CPUID is read and nothing is allocated.
+    /// [`Policy::Vendor`], every event allowed.
     ///
     /// ```
     /// use pmu_regs::arch::{Arch, Generation, IntelV2, Role};
@@ -327,6 +346,7 @@ impl ArchVisitor for ForGeneration {
             perf_capabilities: capabilities,
             leaves: [Some(EVERY_FEATURE); KEPT_LEAVES.len()],
             derived: Some(mask::Derive.visit::<A>()),
+            facilities: Facilities::default(),
             cache: mask::Cache::of(&A::GUEST_MASKS, A::registers()),
             policy: Policy::Vendor,
             filter: EventFilter::ALLOW_ALL,
@@ -356,6 +376,7 @@ impl<'f> GuestPmu<'f> {
             perf_capabilities: self.perf_capabilities,
             leaves: self.leaves,
             derived: self.derived,
+            facilities: self.facilities,
             cache: self.cache,
             policy: self.policy,
             filter,
@@ -377,6 +398,12 @@ impl<'f> GuestPmu<'f> {
         self.perf_capabilities
     }
 
+    /// The facilities the guest's CPUID enumerates (whose registers it has when `pmu-regs`
+    /// is built with their features).
+    pub fn facilities(&self) -> Facilities {
+        self.facilities
+    }
+
     /// The reserved-bit policy.
     pub fn policy(&self) -> Policy {
         self.policy
@@ -388,20 +415,22 @@ impl<'f> GuestPmu<'f> {
     }
 
     /// Every PMU MSR the guest has, by register family then index (a perfmon v6 family's
-    /// second addresses after its first).
+    /// second addresses after its first), then its facilities' the same way.
     pub fn msrs(&self) -> impl Iterator<Item = GuestMsr> + '_ {
-        mask::first_slots(self.registers()).flat_map(move |(slot, r)| {
+        let own = mask::first_slots(self.registers()).flat_map(move |(slot, r)| {
             let own = r.addresses.iter().enumerate();
             let alias = r.alias_addresses.iter().enumerate();
             own.chain(alias)
                 .filter_map(move |(i, &a)| self.guest_msr(slot, r, i as u32, a))
-        })
+        });
+        own.chain(self.facility_msrs())
     }
 
     /// The PMU MSR at `address`, if the guest has it.
     pub fn msr(&self, address: u32) -> Option<GuestMsr> {
         mask::first_slots(self.registers())
             .find_map(|(slot, r)| self.guest_msr(slot, r, r.index_of(address)?, address))
+            .or_else(|| self.facility_msr(address))
     }
 
     /// The register table of the guest's generation (empty without one).
@@ -468,7 +497,7 @@ impl<'f> GuestPmu<'f> {
 
     fn guest_msr(&self, slot: usize, r: &RegInfo, index: u32, address: u32) -> Option<GuestMsr> {
         let d = self.derived.as_ref()?;
-        if !self.present(d, r, index) {
+        if !self.present(d, r, index) || !self.enumerated(r, index) {
             return None;
         }
         Some(GuestMsr {
@@ -477,6 +506,7 @@ impl<'f> GuestPmu<'f> {
             index,
             write_mask: self.write_mask(d, slot, r, index),
             action: self.action(d, r.role?),
+            facility: None,
         })
     }
 

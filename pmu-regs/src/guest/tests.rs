@@ -130,3 +130,57 @@ fn the_full_featured_guest_has_the_gated_fields() {
     }
     assert!(seen > 0, "no gated field on any generation");
 }
+
+/// Records the CPUID leaves a condition reads.
+struct Reads(core::cell::RefCell<Vec<(u32, u32)>>, Option<&'static str>);
+
+impl Facts for Reads {
+    fn cpuid(&self, leaf: u32, subleaf: u32) -> Option<[u32; 4]> {
+        self.0.borrow_mut().push((leaf, subleaf));
+        None
+    }
+    fn perf_capabilities(&self) -> u64 {
+        0
+    }
+    fn capabilities_name(&self) -> Option<&str> {
+        self.1
+    }
+}
+
+/// A guest keeps only [`KEPT_LEAVES`]: every leaf a `requires:` or `count-from:` of a
+/// generation's or facility's register (or of its fields) reads must be one of them, or the
+/// register or field would be absent from every guest.
+#[test]
+fn every_leaf_a_presence_condition_reads_is_kept() {
+    // A guest lists a generation's registers with a role, and every register of a facility.
+    let generations = Generation::ALL
+        .iter()
+        .map(|g| (g.id(), g.registers(), true));
+    let facilities = crate::arch::Facility::ALL
+        .iter()
+        .map(|f| (f.id(), f.registers(), false));
+    for (id, regs, role_only) in generations.chain(facilities) {
+        let caps = regs.iter().find(|r| r.role == Some(Role::Capabilities));
+        let reads = Reads(Default::default(), caps.map(|r| r.name));
+        for r in regs.iter().filter(|r| !role_only || r.role.is_some()) {
+            let fields = r.fields.iter().filter_map(|f| f.requires);
+            for text in r.requires.into_iter().chain(fields) {
+                assert!(
+                    requires::eval(text, &reads).is_some(),
+                    "{id}: {}: `{text}`",
+                    r.name
+                );
+            }
+            if let Some(c) = r.count_from {
+                reads.0.borrow_mut().push((c.field.leaf, c.field.subleaf));
+            }
+            for leaf in reads.0.borrow_mut().drain(..) {
+                assert!(
+                    KEPT_LEAVES.contains(&leaf),
+                    "{id}: {} reads leaf {leaf:x?}",
+                    r.name
+                );
+            }
+        }
+    }
+}

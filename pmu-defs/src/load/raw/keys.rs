@@ -58,8 +58,17 @@ pub const REGISTER_KEYS: &[&str] = &[
     "access",
     "role",
     "reset",
+    "requires",
+    "count-from",
     "fields",
     "remove-fields",
+];
+/// Keys of a register's `count-from:`.
+pub const COUNT_FROM_KEYS: &[&str] = &["leaf", "register", "field", "as"];
+/// `count-from.as`: how the CPUID field gives the number of instances.
+pub const COUNT_FORM_WORDS: &[(&str, CountForm)] = &[
+    ("count", CountForm::Count),
+    ("depth-bitmap", CountForm::DepthBitmap),
 ];
 /// Keys of a field entry (registers and CPUID output registers alike).
 pub const FIELD_KEYS: &[&str] = &[

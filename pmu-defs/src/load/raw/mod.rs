@@ -12,7 +12,9 @@ use crate::load::de::{
 };
 use crate::load::yaml::{Kind, Node};
 use crate::source::{FileId, Span};
-use crate::vocab::{Access, CounterKind, FieldRole, RegisterRole, Severity as CSeverity, Vendor};
+use crate::vocab::{
+    Access, CountForm, CounterKind, FieldRole, RegisterRole, Severity as CSeverity, Vendor,
+};
 use pmu_vocab::perf::{GenericEvent, Term, Terms};
 
 mod keys;
@@ -72,6 +74,19 @@ pub struct RawGenericEvents {
     /// `events:` perf's name (a [`pmu_vocab::perf::GenericEvent`] name) and the perf terms
     /// of the event it counts (`event=0x2e,umask=0x41`), checked when read.
     pub events: Vec<(Spanned<String>, Spanned<String>)>,
+}
+
+/// `count-from: { leaf, register, field, as }`.
+#[derive(Clone, Debug)]
+pub struct RawCountFrom {
+    /// `leaf:` the CPUID leaf, by name.
+    pub leaf: Spanned<String>,
+    /// `register:` its output register.
+    pub register: Spanned<String>,
+    /// `field:` the field of that register.
+    pub field: Spanned<String>,
+    /// `as:` how the field gives the count (default [`CountForm::Count`]).
+    pub form: CountForm,
 }
 
 /// `detect:` a CPUID field condition and/or a minimum family.
@@ -168,6 +183,11 @@ pub struct RawRegister {
     pub role: Option<Spanned<RegisterRole>>,
     /// `reset:` the value after reset, where the manual gives one.
     pub reset: Option<Spanned<u64>>,
+    /// `requires:` the CPUID or capabilities condition under which the register exists
+    /// (the `requires:` notation of fields).
+    pub requires: Option<Spanned<String>>,
+    /// `count-from:` the CPUID field that says how many instances of the family a CPU has.
+    pub count_from: Option<Spanned<RawCountFrom>>,
     /// `fields:`.
     pub fields: Vec<RawField>,
     /// `remove-fields:`.

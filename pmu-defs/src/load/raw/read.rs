@@ -366,6 +366,8 @@ impl Cx<'_> {
             c.keyword(n, "register role", REGISTER_ROLE_WORDS)
         });
         let reset = self.opt(&m, "reset", Self::uint);
+        let requires = self.opt(&m, "requires", Self::text);
+        let count_from = self.opt(&m, "count-from", Self::count_from);
         let fields = self.list(&m, "fields", "fields", Self::field);
         let remove_fields = m
             .get("remove-fields")
@@ -391,9 +393,34 @@ impl Cx<'_> {
             access,
             role,
             reset,
+            requires,
+            count_from,
             fields,
             remove_fields,
         })
+    }
+
+    /// `count-from: { leaf, register, field, as }`: a CPUID field, as `detect:` names one.
+    fn count_from(&mut self, n: &Node) -> Option<Spanned<RawCountFrom>> {
+        let m = self.map(n, "count-from", COUNT_FROM_KEYS)?;
+        let leaf = self.req(&m, "leaf", "count-from", |c, n| {
+            c.ident(n, "CPUID leaf name")
+        });
+        let register = self.req(&m, "register", "count-from", |c, n| {
+            c.keyword(n, "CPUID output register", CPUID_REG_WORDS)
+                .map(|r| Spanned::new(r.value.to_owned(), r.span))
+        });
+        let field = self.req(&m, "field", "count-from", |c, n| c.ident(n, "field name"));
+        let form = self.opt(&m, "as", |c, n| {
+            c.keyword(n, "count form", COUNT_FORM_WORDS)
+        });
+        let count_from = RawCountFrom {
+            leaf: leaf?,
+            register: register?,
+            field: field?,
+            form: form.map_or(CountForm::Count, |f| f.value),
+        };
+        Some(Spanned::new(count_from, n.span))
     }
 
     pub(super) fn bit_range(&mut self, n: &Node) -> Option<Spanned<RawBits>> {
