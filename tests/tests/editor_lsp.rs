@@ -889,6 +889,12 @@ registers:
     access: read-write
     role: event-select
     reset: 0b0
+    requires: CPUID.01H:EDX.DS[21] = 1
+    count-from:
+      leaf: MY_LEAF
+      register: eax
+      field: MASK
+      as: depth-bitmap
     remove-fields: [PC]
     fields:
       - name: EN

@@ -1727,8 +1727,6 @@ fn amd_ibs_cpuid() {
         ("IBS_OP_CTL", "IBS_OP_LDLAT_EN", "bit 12"),
         ("IBS_FETCH_CTL", "IBS_L3_MISS_ONLY", "bit 11"),
         ("IBS_OP_DATA", "IBS_RIP_INVALID", "bit 7"),
-        ("IBS_BR_TARGET", "TARGET", "bit 5"),
-        ("IBS_OP_DATA4", "IBS_OP_LD_RESYNC", "bit 10"),
     ] {
         let requires = field(reg(g, register), f)
             .requires
@@ -1737,6 +1735,15 @@ fn amd_ibs_cpuid() {
         assert!(
             requires.contains("Fn8000_001B_EAX") && requires.contains(cap),
             "{register}.{f}: {requires}"
+        );
+    }
+    // Two registers exist only with their bit: IbsBrTarget with BrnTrgt (APM Vol. 2
+    // §13.3.2), IbsOpData4 with IbsOpData4.
+    for (register, cap) in [("IBS_BR_TARGET", "bit 5"), ("IBS_OP_DATA4", "bit 10")] {
+        let requires = reg(g, register).requires.clone().unwrap_or_default();
+        assert!(
+            requires.contains("Fn8000_001B_EAX") && requires.contains(cap),
+            "{register}: {requires}"
         );
     }
 }

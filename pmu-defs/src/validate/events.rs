@@ -21,14 +21,30 @@ impl<'a> Validator<'a> {
                 let Some(value) = value else { continue };
                 match self.select_field(attr) {
                     Some(f) if f.width < 64 && value >> f.width != 0 => {
-                        self.diags.push(
-                            Diagnostic::error(
-                                "value-too-wide",
-                                format!("event `{}`: {attr} {value:#x} does not fit the {}-bit field `{}`", e.name, f.width, f.name),
-                                e.span,
-                            )
-                            .with_label(format!("{attr} is at most {:#x} in `{}`", (1u64 << f.width) - 1, g.id)),
+                        let most = format!(
+                            "{attr} is at most {:#x} in `{}`",
+                            (1u64 << f.width) - 1,
+                            g.id
                         );
+                        let message = format!(
+                            "event `{}`: {attr} {value:#x} does not fit the {}-bit field `{}`",
+                            e.name, f.width, f.name
+                        );
+                        // An inherited event that a field narrowed in this file no longer
+                        // fits is the narrowing's fault: say so where it is.
+                        let narrowed_here =
+                            f.span.file == g.span.file && e.span.file != g.span.file;
+                        let d = match narrowed_here {
+                            true => Diagnostic::error("value-too-wide", message, f.span)
+                                .with_label(most)
+                                .with_secondary(
+                                    e.span,
+                                    format!("inherited event with {attr} {value:#x}"),
+                                ),
+                            false => Diagnostic::error("value-too-wide", message, e.span)
+                                .with_label(most),
+                        };
+                        self.diags.push(d);
                     }
                     Some(_) => {}
                     None if value != 0 || attr == "umask2" => {
