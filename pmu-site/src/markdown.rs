@@ -51,6 +51,54 @@ fn index(cx: &Ctx<'_>, site: &mut Site) {
     site.add("md/README.md".to_owned(), out);
 }
 
+/// A register's facts line on a generation's Markdown page: address, width, access, alias,
+/// reset, reserved bits, when a CPU has it (`requires:`, `count-from:`), since.
+fn register_facts(g: &Generation, r: &pmu_defs::model::Register) -> String {
+    let mut facts = format!(
+        "Address {}, {} bits, {}",
+        md_code(&format::address(&r.msr)),
+        r.width,
+        r.access.as_str()
+    );
+    if let Some(a) = &r.alias_msr {
+        let _ = write!(
+            facts,
+            ", alias address {} (the same register)",
+            md_code(&format::address(a))
+        );
+    }
+    if let Some(v) = r.reset {
+        let _ = write!(facts, ", reset {}", md_code(&format::hex(v)));
+    }
+    if r.reserved_mask != 0 {
+        let _ = write!(
+            facts,
+            ", reserved bits {}",
+            md_code(&format::mask_ranges(r.reserved_mask))
+        );
+    }
+    if let Some(q) = &r.requires {
+        let _ = write!(facts, ", present only when {}", md_cell(q));
+    }
+    if let Some(c) = &r.count_from {
+        let field = md_code(&format!("{}.{}", c.leaf, c.field));
+        let _ = match c.form {
+            pmu_defs::model::CountForm::Count => write!(facts, ", the first {field} instances"),
+            pmu_defs::model::CountForm::DepthBitmap => {
+                write!(
+                    facts,
+                    ", as many instances as the deepest depth {field} lists"
+                )
+            }
+        };
+    }
+    let _ = write!(facts, ". Since {}", md_code(&r.since));
+    if r.defined_in != g.id {
+        let _ = write!(facts, ", definition from {}", md_code(&r.defined_in));
+    }
+    facts
+}
+
 fn field_table(fields: &[Field], out: &mut String) {
     out.push_str("| Bits | Field | Access | Availability | Description |\n|---|---|---|---|---|\n");
     for f in fields {
@@ -175,33 +223,7 @@ fn generation(cx: &Ctx<'_>, g: &Generation, svgs: &mut BTreeMap<String, String>)
     for r in &g.registers {
         let _ = writeln!(out, "### {}\n", md(&r.name));
         let _ = writeln!(out, "{}\n", md(r.doc.trim()));
-        let mut facts = format!(
-            "Address {}, {} bits, {}",
-            md_code(&format::address(&r.msr)),
-            r.width,
-            r.access.as_str()
-        );
-        if let Some(a) = &r.alias_msr {
-            let _ = write!(
-                facts,
-                ", alias address {} (the same register)",
-                md_code(&format::address(a))
-            );
-        }
-        if let Some(v) = r.reset {
-            let _ = write!(facts, ", reset {}", md_code(&format::hex(v)));
-        }
-        if r.reserved_mask != 0 {
-            let _ = write!(
-                facts,
-                ", reserved bits {}",
-                md_code(&format::mask_ranges(r.reserved_mask))
-            );
-        }
-        let _ = write!(facts, ". Since {}", md_code(&r.since));
-        if r.defined_in != g.id {
-            let _ = write!(facts, ", definition from {}", md_code(&r.defined_in));
-        }
+        let facts = register_facts(g, r);
         let _ = writeln!(out, "{facts}. Manual: {}.\n", md_cell(&r.manual));
         let file = diagram(
             svgs,

@@ -239,6 +239,30 @@ fn diff_pages_show_the_changes() {
 }
 
 #[test]
+fn register_pages_say_when_a_cpu_has_the_register_and_how_many_instances() {
+    let text = site().get(&reg_page("amd-ibs", "IBS_BR_TARGET")).unwrap();
+    let facts = parse_xml("reg", text).unwrap().text();
+    assert!(
+        facts.contains("Presentonly when CPUID Fn8000_001B_EAX[BrnTrgt] (bit 5) = 1"),
+        "{facts}"
+    );
+    let text = site()
+        .get(&reg_page("intel-arch-lbr", "IA32_LBR_FROM_IP"))
+        .unwrap();
+    let facts = parse_xml("reg", text).unwrap().text();
+    assert!(
+        facts.contains("as many as the deepest depth ARCH_LBR_INFO.DEPTH_MASK lists"),
+        "{facts}"
+    );
+    let text = site().get(&reg_page("amd-lbr-v2", "LBR_FROM")).unwrap();
+    let facts = parse_xml("reg", text).unwrap().text();
+    assert!(
+        facts.contains("the first EXT_PERFMON_DEBUG.LBR_V2_STACK_SIZE"),
+        "{facts}"
+    );
+}
+
+#[test]
 fn register_pages_say_what_changed_from_the_parent() {
     let text = site()
         .get(&reg_page("intel-v6", "IA32_PERFEVTSEL"))
