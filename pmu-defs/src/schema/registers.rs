@@ -125,25 +125,18 @@ pub(super) fn registers(d: &mut Defs) {
         "count-from",
         object(
             "The CPUID field giving a register family's number of instances.",
-            vec![
-                (
-                    "leaf",
-                    name_ref("ident", "A CPUID leaf of the generation, by name."),
-                ),
-                (
-                    "register",
-                    keyword(raw::CPUID_REG_WORDS, "The leaf's output register."),
-                ),
-                ("field", name_ref("ident", "A field of that register.")),
-                (
+            [
+                cpuid_field_keys().to_vec(),
+                vec![(
                     "as",
                     keyword(
                         raw::COUNT_FORM_WORDS,
                         "count (default): the value is the count; depth-bitmap: bit n set \
                          means a depth of 8(n+1) is supported, the deepest is the count.",
                     ),
-                ),
-            ],
+                )],
+            ]
+            .concat(),
             &["leaf", "register", "field"],
         ),
     );

@@ -226,29 +226,24 @@ pub(super) fn detect(d: &mut Defs) {
         "detect",
         object(
             "A run-time detection condition.",
-            vec![
-                (
-                    "leaf",
-                    name_ref("ident", "A CPUID leaf of the generation, by name."),
-                ),
-                (
-                    "register",
-                    keyword(raw::CPUID_REG_WORDS, "The leaf's output register."),
-                ),
-                ("field", name_ref("ident", "A field of that register.")),
-                (
-                    "at-least",
-                    uint(Some(u32::MAX as u64), 0, "The field's minimum value."),
-                ),
-                (
-                    "family-at-least",
-                    uint(
-                        Some(0x10E),
-                        0,
-                        "The minimum CPU family (extended family included).",
+            [
+                cpuid_field_keys().to_vec(),
+                vec![
+                    (
+                        "at-least",
+                        uint(Some(u32::MAX as u64), 0, "The field's minimum value."),
                     ),
-                ),
-            ],
+                    (
+                        "family-at-least",
+                        uint(
+                            Some(0x10E),
+                            0,
+                            "The minimum CPU family (extended family included).",
+                        ),
+                    ),
+                ],
+            ]
+            .concat(),
             &[],
         ),
     );
@@ -298,4 +293,19 @@ pub(super) fn pmu(d: &mut Defs) {
             &[],
         ),
     );
+}
+
+/// The keys naming a CPUID field, shared by `detect:` and `count-from:`.
+pub(super) fn cpuid_field_keys() -> [(&'static str, Value); 3] {
+    [
+        (
+            "leaf",
+            name_ref("ident", "A CPUID leaf of the generation, by name."),
+        ),
+        (
+            "register",
+            keyword(raw::CPUID_REG_WORDS, "The leaf's output register."),
+        ),
+        ("field", name_ref("ident", "A field of that register.")),
+    ]
 }
