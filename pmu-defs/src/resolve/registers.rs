@@ -127,19 +127,7 @@ impl Resolver<'_> {
         if let Some(r) = &rr.reset {
             reg.reset = Some(r.value);
         }
-        if let Some(r) = &rr.requires {
-            reg.requires = Some(r.value.clone());
-            reg.requires_span = Some(r.span);
-        }
-        if let Some(c) = &rr.count_from {
-            reg.count_from = Some(CountFrom {
-                leaf: c.value.leaf.value.clone(),
-                register: c.value.register.value.clone(),
-                field: c.value.field.value.clone(),
-                form: c.value.form,
-                span: c.span,
-            });
-        }
+        presence(&mut reg, rr);
         reg.fields = self.fields(
             std::mem::take(&mut reg.fields),
             &rr.fields,
@@ -412,5 +400,23 @@ impl Resolver<'_> {
         }
         f.mask = f.element_mask(0);
         Some(f)
+    }
+}
+
+/// `requires:` and `count-from:` (when a CPU has the register, and how many instances) over
+/// the inherited ones.
+fn presence(reg: &mut Register, rr: &RawRegister) {
+    if let Some(r) = &rr.requires {
+        reg.requires = Some(r.value.clone());
+        reg.requires_span = Some(r.span);
+    }
+    if let Some(c) = &rr.count_from {
+        reg.count_from = Some(CountFrom {
+            leaf: c.value.leaf.value.clone(),
+            register: c.value.register.value.clone(),
+            field: c.value.field.value.clone(),
+            form: c.value.form,
+            span: c.span,
+        });
     }
 }

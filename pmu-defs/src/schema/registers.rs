@@ -4,6 +4,17 @@ use super::*;
 
 /// Registers, fields, values and addresses.
 pub(super) fn registers(d: &mut Defs) {
+    register(d);
+    count_from(d);
+    msr_family(d);
+    field(d);
+    field_array(d);
+    value(d);
+    deprecation(d);
+}
+
+/// A register entry.
+fn register(d: &mut Defs) {
     d.def(
         "register",
         object(
@@ -121,6 +132,10 @@ pub(super) fn registers(d: &mut Defs) {
             &["name"],
         ),
     );
+}
+
+/// `count-from:` of a register family.
+fn count_from(d: &mut Defs) {
     d.def(
         "count-from",
         object(
@@ -140,6 +155,10 @@ pub(super) fn registers(d: &mut Defs) {
             &["leaf", "register", "field"],
         ),
     );
+}
+
+/// `msr: { base, count, stride }`.
+fn msr_family(d: &mut Defs) {
     d.def(
         "msr-family",
         object_keywords_only(object(
@@ -165,6 +184,10 @@ pub(super) fn registers(d: &mut Defs) {
             &[],
         )),
     );
+}
+
+/// A field entry.
+fn field(d: &mut Defs) {
     let bit = json!({
         "type": ["integer", "string"],
         "minimum": 0,
@@ -252,6 +275,10 @@ pub(super) fn registers(d: &mut Defs) {
             &["name"],
         ),
     );
+}
+
+/// `array:` of a field.
+fn field_array(d: &mut Defs) {
     d.def(
         "field-array",
         with(
@@ -270,6 +297,10 @@ pub(super) fn registers(d: &mut Defs) {
             json!({ "minProperties": 1 }),
         ),
     );
+}
+
+/// A named value of a field.
+fn value(d: &mut Defs) {
     d.def(
         "value",
         object(
@@ -282,6 +313,10 @@ pub(super) fn registers(d: &mut Defs) {
             &["name", "value"],
         ),
     );
+}
+
+/// `deprecated:` of a field.
+fn deprecation(d: &mut Defs) {
     d.def(
         "deprecation",
         object(
