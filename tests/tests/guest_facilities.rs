@@ -195,3 +195,35 @@ fn the_full_featured_guest_of_a_generation_has_no_facility() {
     assert!(g.facilities().is_empty());
     assert!(g.msr(0xC001_1033).is_none());
 }
+
+#[test]
+fn the_debug_store_and_pebs_data_cfg_follow_cpuid_and_capabilities() {
+    let v5 = entries(INTEL_V5);
+    let without_ds = {
+        let mut e = v5.clone();
+        for x in e.iter_mut().filter(|x| x.leaf == 1) {
+            x.regs.edx &= !(1 << 21);
+        }
+        e
+    };
+    // PEBS_BASELINE (14), a PEBS format (10), FW_WRITE (13).
+    let g = GuestPmu::from_cpuid(&mut CpuidTable::new(&without_ds), Some(0x6400));
+    let cfg = g.msr(0x3F2).expect("MSR_PEBS_DATA_CFG with PEBS_BASELINE");
+    assert_eq!(
+        (cfg.write_mask, cfg.facility, cfg.action),
+        (0xFF00_000F, None, Action::Fault)
+    );
+    assert!(g.msr(0x600).is_none(), "no DS: no IA32_DS_AREA");
+    assert!(
+        g.msr(0x3F1).is_none(),
+        "IA32_PEBS_ENABLE is not listed (per-counter bits)"
+    );
+    let g = GuestPmu::from_cpuid(&mut CpuidTable::new(&without_ds), Some(0x2000));
+    assert!(
+        g.msr(0x3F2).is_none(),
+        "no PEBS_BASELINE: no MSR_PEBS_DATA_CFG"
+    );
+    let with_ds = or(without_ds, 1, 0, 3, 1 << 21);
+    let g = GuestPmu::from_cpuid(&mut CpuidTable::new(&with_ds), None);
+    assert_eq!(g.msr(0x600).map(|m| m.write_mask), Some(u64::MAX));
+}

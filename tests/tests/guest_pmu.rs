@@ -49,6 +49,15 @@
 //!   offers no core-extension MSRs; detection takes the deepest generation whose condition
 //!   holds (`amd-perfmon-v2`, which extends `amd-core`), so `GuestPmu` offers them.
 //!
+//! - `pebs_enable`: KVM offers IA32_PEBS_ENABLE when IA32_PERF_CAPABILITIES reports a PEBS
+//!   record format; `GuestPmu` does not list it: its bits are per counter (one per general
+//!   counter, and per fixed counter with PEBS_BASELINE, SDM Vol. 3B "Adaptive PEBS") and
+//!   before version 5 the SDM calls bits 3:1 "reserved or model specific" (§18.6.3.4), and
+//!   the run-time field tables do not say which counter a field belongs to.
+//! - `pebs_data_cfg`: KVM offers MSR_PEBS_DATA_CFG with PEBS_BASELINE and a PEBS format above
+//!   3, whatever the version; the definitions from version 5 with PEBS_BASELINE (SDM Vol. 3B,
+//!   "Adaptive PEBS", Ice Lake and later).
+//!
 //! IA32_PERF_CAPABILITIES is left out: KVM emulates it outside the code compared.
 
 use pmu_regs::arch::Generation;
@@ -371,12 +380,14 @@ struct IntelGuest {
     pebs_format: bool,
     /// IA32_PERF_CAPABILITIES.PERF_METRICS_AVAILABLE.
     perf_metrics: bool,
+    /// CPUID.01H:EDX.DS\[21\] (the debug store).
+    ds: bool,
 }
 
 impl IntelGuest {
     fn cpuid(&self) -> Vec<CpuidEntry> {
         let tsx = if self.tsx { (1 << 4) | (1 << 11) } else { 0 };
-        intel(
+        let mut e = intel(
             self.version,
             self.gp,
             self.fixed,
@@ -385,7 +396,11 @@ impl IntelGuest {
             self.leaf23,
             self.pdcm,
             self.anythread_deprecated,
-        )
+        );
+        if let Some(leaf1) = e.iter_mut().find(|x| x.leaf == 1) {
+            leaf1.regs.edx |= (self.ds as u32) << 21;
+        }
+        e
     }
 
     fn caps(&self) -> u64 {
@@ -412,6 +427,8 @@ struct Differences {
     fixed_counter_writes: bool,
     host_guest_only: bool,
     perfmon_v2_without_core: bool,
+    pebs_enable: bool,
+    pebs_data_cfg: bool,
 }
 
 const ALL: Differences = Differences {
@@ -427,6 +444,8 @@ const ALL: Differences = Differences {
     fixed_counter_writes: true,
     host_guest_only: true,
     perfmon_v2_without_core: true,
+    pebs_enable: true,
+    pebs_data_cfg: true,
 };
 
 /// KVM's Intel rules (`arch/x86/kvm/vmx/pmu_intel.c` at torvalds/linux 0033fa35:
@@ -541,7 +560,47 @@ fn kvm_intel(g: &IntelGuest, d: Differences) -> Rules {
             r.insert(0x392, rule(0, Action::Fault));
         }
     }
+    pebs(&mut r, g, d, caps, gp);
     r
+}
+
+/// KVM's PEBS and debug-store MSRs (`intel_is_valid_msr`, `intel_pmu_set_msr`,
+/// `intel_pmu_refresh`): IA32_DS_AREA with CPUID DS (any canonical address); IA32_PEBS_ENABLE
+/// with a PEBS record format, a bit per general counter, and per fixed counter (32 + i) with
+/// PEBS_BASELINE; MSR_PEBS_DATA_CFG with PEBS_BASELINE and a format above 3, bits 3:0 and
+/// 31:24. With the differences `d`, the definitions' presence and masks instead.
+fn pebs(r: &mut Rules, g: &IntelGuest, d: Differences, caps: u64, gp: u32) {
+    let v = g.version;
+    let (format, baseline) = (caps & (0xF << 8), caps & (1 << 14) != 0);
+    let gp_bits = (1u64 << gp) - 1;
+    if g.ds {
+        r.insert(0x600, rule(!0, Action::Fault));
+    }
+    let fixed_kvm = if v == 1 {
+        0
+    } else {
+        (1u64 << g.fixed.min(3)) - 1
+    };
+    let enable = if d.pebs_enable {
+        None
+    } else {
+        (format != 0).then_some(if baseline {
+            fixed_kvm << 32 | gp_bits
+        } else {
+            gp_bits
+        })
+    };
+    if let Some(mask) = enable {
+        r.insert(0x3F1, rule(mask, Action::Fault));
+    }
+    let data_cfg = if d.pebs_data_cfg {
+        baseline && v >= 5
+    } else {
+        baseline && format > 3 << 8
+    };
+    if data_cfg {
+        r.insert(0x3F2, rule(0xFF00_000F, Action::Fault));
+    }
 }
 
 /// An AMD guest as the proptest draws it.
@@ -623,7 +682,12 @@ fn intel_guests() -> impl Strategy<Value = IntelGuest> {
         0..=4u32,
         prop_oneof![Just(0u32), 0..=0xFu32],
     );
-    let features = (any::<bool>(), any::<bool>(), prop::option::of(0..=3u32));
+    let features = (
+        any::<bool>(),
+        any::<bool>(),
+        prop::option::of(0..=3u32),
+        any::<bool>(),
+    );
     let caps = (
         any::<bool>(),
         any::<bool>(),
@@ -632,19 +696,22 @@ fn intel_guests() -> impl Strategy<Value = IntelGuest> {
         any::<bool>(),
     );
     (counters, features, caps).prop_map(
-        |((version, gp, fixed, bitmap), (tsx, anythread_deprecated, leaf23), caps)| IntelGuest {
-            version,
-            gp,
-            fixed,
-            bitmap,
-            tsx,
-            anythread_deprecated,
-            leaf23,
-            pdcm: caps.0,
-            fw_write: caps.1,
-            pebs_baseline: caps.2,
-            pebs_format: caps.3,
-            perf_metrics: caps.4,
+        |((version, gp, fixed, bitmap), (tsx, anythread_deprecated, leaf23, ds), caps)| {
+            IntelGuest {
+                version,
+                gp,
+                fixed,
+                bitmap,
+                tsx,
+                anythread_deprecated,
+                leaf23,
+                pdcm: caps.0,
+                fw_write: caps.1,
+                pebs_baseline: caps.2,
+                pebs_format: caps.3,
+                perf_metrics: caps.4,
+                ds,
+            }
         },
     )
 }
@@ -709,8 +776,9 @@ fn every_listed_difference_is_needed() {
         pebs_baseline: false,
         pebs_format: false,
         perf_metrics: false,
+        ds: false,
     };
-    let intel_cases: [Case<IntelGuest>; 10] = [
+    let intel_cases: [Case<IntelGuest>; 12] = [
         ("anythread", base, |d| d.anythread = false),
         (
             "early_tsx",
@@ -762,6 +830,24 @@ fn every_listed_difference_is_needed() {
         ("fixed_counter_writes", base, |d| {
             d.fixed_counter_writes = false
         }),
+        (
+            "pebs_enable",
+            IntelGuest {
+                pebs_format: true,
+                ..base
+            },
+            |d| d.pebs_enable = false,
+        ),
+        (
+            "pebs_data_cfg",
+            IntelGuest {
+                version: 4,
+                pebs_baseline: true,
+                pebs_format: true,
+                ..base
+            },
+            |d| d.pebs_data_cfg = false,
+        ),
     ];
     for (name, g, off) in intel_cases {
         let ours = guest_rules(&g.cpuid(), Some(g.caps()));

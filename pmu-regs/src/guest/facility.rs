@@ -1,5 +1,7 @@
-//! A guest's facility registers (IBS, LBR stacks, architectural PEBS) and what the guest's
-//! CPUID says about any register's presence: its `requires:` and its `count-from:`.
+//! A guest's registers beyond the counters' roles: its generation's registers without a role
+//! that say when a CPU has them (`requires:`: IA32_DS_AREA, MSR_PEBS_DATA_CFG), its
+//! facilities' (IBS, LBR stacks, architectural PEBS), and what the guest's CPUID says about
+//! any register's presence: its `requires:` and its `count-from:`.
 
 use super::{Action, GuestMsr, GuestPmu, writable};
 use crate::arch::{Facility, RegInfo};
@@ -23,29 +25,33 @@ impl GuestPmu<'_> {
         }
     }
 
-    /// The registers of the guest's facilities (those `pmu-regs` is built with).
-    fn facility_registers(&self) -> impl Iterator<Item = (Facility, &'static RegInfo)> + '_ {
+    /// The generation's registers without a role that have a `requires:`, then the
+    /// registers of the guest's facilities (those `pmu-regs` is built with).
+    fn gated_registers(&self) -> impl Iterator<Item = (Option<Facility>, &'static RegInfo)> + '_ {
+        let own = self.registers().iter();
+        let own = own.filter(|r| r.role.is_none() && r.requires.is_some());
         let found = self.facilities.iter();
-        found.flat_map(|f| f.registers().iter().map(move |r| (f, r)))
+        let facility = found.flat_map(|f| f.registers().iter().map(move |r| (Some(f), r)));
+        own.map(|r| (None, r)).chain(facility)
     }
 
-    /// Every MSR of the guest's facilities, by facility, register family, then index.
-    pub(super) fn facility_msrs(&self) -> impl Iterator<Item = GuestMsr> + '_ {
-        self.facility_registers().flat_map(move |(f, r)| {
+    /// Every MSR of [`Self::gated_registers`], by register family, then index.
+    pub(super) fn gated_msrs(&self) -> impl Iterator<Item = GuestMsr> + '_ {
+        self.gated_registers().flat_map(move |(f, r)| {
             let addresses = r.addresses.iter().enumerate();
-            addresses.filter_map(move |(i, &a)| self.facility_guest_msr(f, r, i as u32, a))
+            addresses.filter_map(move |(i, &a)| self.gated_msr_at(f, r, i as u32, a))
         })
     }
 
-    /// The facility MSR at `address`, if the guest has it.
-    pub(super) fn facility_msr(&self, address: u32) -> Option<GuestMsr> {
-        self.facility_registers()
-            .find_map(|(f, r)| self.facility_guest_msr(f, r, r.index_of(address)?, address))
+    /// The MSR of [`Self::gated_registers`] at `address`, if the guest has it.
+    pub(super) fn gated_msr(&self, address: u32) -> Option<GuestMsr> {
+        self.gated_registers()
+            .find_map(|(f, r)| self.gated_msr_at(f, r, r.index_of(address)?, address))
     }
 
-    fn facility_guest_msr(
+    fn gated_msr_at(
         &self,
-        facility: Facility,
+        facility: Option<Facility>,
         r: &RegInfo,
         index: u32,
         address: u32,
@@ -70,7 +76,7 @@ impl GuestPmu<'_> {
             index,
             write_mask,
             action: Action::Fault,
-            facility: Some(facility),
+            facility,
         })
     }
 }

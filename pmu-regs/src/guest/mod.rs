@@ -24,6 +24,12 @@
 //! [`GuestPmu::check_write`] and [`GuestPmu::check_read`] apply it to one access, under a
 //! [`Policy`] for reserved bits, and the [`EventFilter`] to event-select writes.
 //!
+//! A register of the generation without a role is the guest's when the definitions say when
+//! a CPU has it (`requires:`) and the guest's CPUID satisfies it: IA32_DS_AREA with
+//! CPUID.01H:EDX.DS\[21\], MSR_PEBS_DATA_CFG with
+//! IA32_PERF_CAPABILITIES.PEBS_BASELINE\[14\]; its writable fields as above, and reserved bits
+//! fault.
+//!
 //! The registers of a facility ([`Facility`]: IBS, AMD's LBR v2 stack, architectural LBRs,
 //! architectural PEBS) are the guest's when its CPUID enumerates the facility (the
 //! facility's `detect:` condition, as [`crate::detect::facilities`] reads it) and
@@ -33,8 +39,10 @@
 //! records as the guest's deepest LBR depth), with the writable fields whose `requires:`
 //! holds. A reserved bit of a facility register faults under every [`Policy`].
 //!
-//! Not covered: the model-specific PEBS, DS, LBR, PERF_METRICS, reload and auto-reload
-//! configuration MSRs (registers without a PMU role in a model's generation).
+//! Not covered: registers without a role whose presence the definitions do not state
+//! (IA32_PEBS_ENABLE, whose bits are per counter; IA32_PERF_METRICS, whose level-2 bytes
+//! depend on the model; the reload and auto-reload
+//! configuration MSRs; the model-specific LBR stacks and PEBS configuration).
 //!
 //! Where this differs from KVM (AnyThread, which KVM always reserves; the status bits of
 //! versions 3-5, the fixed-counter bitmap, leaf 23H, the version 4 and 6 registers KVM does not
@@ -136,8 +144,8 @@ impl GuestMsr {
         self.info.instance_name(self.index)
     }
 
-    /// What the register does (every register of the guest's generation a [`GuestPmu`]
-    /// lists has a role; a facility's may have none).
+    /// What the register does (a facility's register, or one of the generation's that a
+    /// [`GuestPmu`] lists for its `requires:`, may have none).
     pub fn role(&self) -> Option<Role> {
         self.info.role
     }
@@ -423,18 +431,18 @@ impl<'f> GuestPmu<'f> {
             own.chain(alias)
                 .filter_map(move |(i, &a)| self.guest_msr(slot, r, i as u32, a))
         });
-        own.chain(self.facility_msrs())
+        own.chain(self.gated_msrs())
     }
 
     /// The PMU MSR at `address`, if the guest has it.
     pub fn msr(&self, address: u32) -> Option<GuestMsr> {
         mask::first_slots(self.registers())
             .find_map(|(slot, r)| self.guest_msr(slot, r, r.index_of(address)?, address))
-            .or_else(|| self.facility_msr(address))
+            .or_else(|| self.gated_msr(address))
     }
 
     /// The register table of the guest's generation (empty without one).
-    fn registers(&self) -> &'static [RegInfo] {
+    pub(super) fn registers(&self) -> &'static [RegInfo] {
         self.info.generation.map_or(&[][..], |g| g.registers())
     }
 
